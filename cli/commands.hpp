@@ -1,0 +1,30 @@
+//===- cli/commands.hpp - Sub-command registration ---------------------===//
+///
+/// \file
+/// Each sub-command lives in its own cli/cmd_<name>.cpp and registers itself
+/// on the CLI11 app through one function declared here. A command's callback
+/// returns the process exit code through `exit_code`.
+///
+/// Exit codes (docs/cli.md): 0 success; 1 a check found problems (verify);
+/// 2 bad input (file:line: problem, cycles included); 64 usage error.
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_CLI_COMMANDS_HPP
+#define DEPREDUCE_CLI_COMMANDS_HPP
+
+#include <CLI/CLI.hpp>
+
+namespace depreduce::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitUsage = 64;
+
+/// Where a command stores its exit code (main returns it).
+extern int exit_code;
+
+void add_reduce_commands(CLI::App& app); // reduce, explain (cmd_reduce.cpp)
+
+} // namespace depreduce::cli
+
+#endif

@@ -1,0 +1,41 @@
+# Helpers shared by every folder. Keep target definitions short and uniform.
+
+# Warnings for our own code only.
+add_library(depreduce_warnings INTERFACE)
+target_compile_options(depreduce_warnings INTERFACE -Wall -Wextra $<$<BOOL:${DEPREDUCE_WERROR}>:-Werror>)
+
+# depreduce_add_test(<name> SOURCES ... [LIBS ...] [LABELS ...])
+# One GoogleTest executable per test file, registered with CTest under <name>.
+function(depreduce_add_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main depreduce_warnings)
+  add_test(NAME ${name} COMMAND ${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}"
+    ENVIRONMENT "DEPREDUCE_SOURCE_DIR=${PROJECT_SOURCE_DIR};DEPREDUCE_CLI=$<TARGET_FILE:depreduce_cli>")
+endfunction()
+
+# depreduce_add_fuzzer(<name> SOURCES ... [LIBS ...])
+# Builds fuzz target <name>. With DEPREDUCE_LIBFUZZER it links libFuzzer;
+# otherwise it links fuzz/replay_main.cpp so any compiler can replay corpus/<name>/
+# (and corpus/regressions/<name>/ if present), which CTest does as <name>_replay.
+function(depreduce_add_fuzzer name)
+  cmake_parse_arguments(F "" "" "SOURCES;LIBS" ${ARGN})
+  if(DEPREDUCE_LIBFUZZER)
+    add_executable(${name} ${F_SOURCES})
+    target_compile_options(${name} PRIVATE -fsanitize=fuzzer-no-link)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  else()
+    add_executable(${name} ${F_SOURCES} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+  endif()
+  target_link_libraries(${name} PRIVATE ${F_LIBS} depreduce_warnings)
+  set_property(GLOBAL APPEND PROPERTY DEPREDUCE_FUZZERS ${name})
+  set(dirs ${PROJECT_SOURCE_DIR}/corpus/${name})
+  if(EXISTS ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
+    list(APPEND dirs ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
+  endif()
+  if(NOT DEPREDUCE_LIBFUZZER)
+    add_test(NAME ${name}_replay COMMAND ${name} ${dirs})
+    set_tests_properties(${name}_replay PROPERTIES LABELS "fuzz-replay")
+  endif()
+endfunction()

@@ -1,0 +1,172 @@
+//===- depreduce/graph.hpp - The dependency graph model -------*- C++ -*-===//
+///
+/// \file
+/// The one graph model every part of depreduce works on (SPEC §2).
+///
+/// Two value types:
+///  - `InputGraph`: what a reader produced, in input order. Nodes are in the
+///    order they were first seen; edges are listed as written (parallel edges,
+///    self-loops and even cycles are allowed here). Every node and edge carries
+///    the source line it came from so later checks can name it.
+///  - `Graph`: the checked, canonical form every algorithm takes. Nodes are
+///    numbered 0..n-1 in *program order* (a topological order of the edges
+///    that is stable with respect to input order); parallel edges are merged;
+///    self-loops are set aside; engine positions are assigned.
+///
+/// `make_program_order()` turns the first into the second.
+///
+/// No I/O happens here: this header is part of the vendorable core.
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_GRAPH_HPP
+#define DEPREDUCE_GRAPH_HPP
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "depreduce/kinds.hpp"
+
+namespace depreduce {
+
+/// Index of a node: a position in program order for `Graph`, a position in
+/// input order for `InputGraph`.
+using NodeId = std::uint32_t;
+
+/// Engine index in [0, Graph::num_engines), or `kNoEngine`.
+using Engine = std::uint32_t;
+inline constexpr Engine kNoEngine = std::numeric_limits<Engine>::max();
+
+/// Largest engine count a graph may declare (walrus graphs use 8 =
+/// numDataPathEngines; the library does not hard-code 8).
+inline constexpr std::uint32_t kMaxEngines = 64;
+
+/// Asynchronous window of an instruction, in engine positions: 0 means
+/// synchronous (completes before the next instruction of its engine starts),
+/// w >= 1 means its slot is reused w positions later (SPEC §3.2), and
+/// `kAsyncInfinite` means it completes only through explicit edges or barriers.
+inline constexpr std::uint32_t kAsyncInfinite = std::numeric_limits<std::uint32_t>::max();
+
+/// Attributes kept verbatim from the input (DOT attributes, JSON fields...),
+/// in the order they were first seen. Keys are unique within one list.
+using AttrList = std::vector<std::pair<std::string, std::string>>;
+
+/// Returns the value of \p key in \p attrs, or nullptr.
+const std::string* find_attr(const AttrList& attrs, const std::string& key) noexcept;
+/// Sets \p key to \p value in \p attrs (replacing an existing value).
+void set_attr(AttrList& attrs, const std::string& key, std::string value);
+
+/// A half-open byte range `space:[lo,hi)` (SPEC §2, walrus accesses).
+struct ByteRange {
+  std::string space;    ///< Named storage: "sbuf", "psum", "dram", ...
+  std::uint64_t lo = 0; ///< First byte.
+  std::uint64_t hi = 0; ///< One past the last byte; lo <= hi.
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
+};
+
+/// A node: an instruction or a task.
+struct Node {
+  std::string name;             ///< Unique, kept from the input.
+  Engine engine = kNoEngine;    ///< Engine or kNoEngine.
+  std::uint32_t async_window = 0; ///< 0 sync, w >= 1 async, kAsyncInfinite.
+  bool barrier = false;         ///< Waits for everything earlier on its engine.
+  AttrList attrs;               ///< Other attributes, verbatim.
+  std::vector<ByteRange> reads; ///< Optional accesses (SPEC §5).
+  std::vector<ByteRange> writes;
+  std::uint32_t line = 0;        ///< Source line (0 = unknown).
+  std::uint32_t input_index = 0; ///< Position in input order.
+  std::uint32_t engine_position = 0; ///< Index among the nodes of its engine, in program order (Graph only).
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+/// An edge p -> c.
+struct Edge {
+  NodeId src = 0;
+  NodeId dst = 0;
+  KindSet kinds;                  ///< Empty = unlabelled (orders as a C edge).
+  FlagSet flags = FlagSet::wait(); ///< Default WAIT.
+  AttrList attrs;                 ///< Other attributes, verbatim.
+  std::uint32_t line = 0;         ///< Source line of the first occurrence.
+  std::uint32_t input_index = 0;  ///< Position of the first occurrence in input order.
+  friend bool operator==(const Edge&, const Edge&) = default;
+};
+
+/// A subgraph as written in the input (DOT `subgraph`/`{...}` blocks). Kept so
+/// the writers can reproduce layout hints (`rank=same`) and so DOT clusters can
+/// serve as scheduling units (SPEC §8). Members are node ids of the owning graph.
+struct Subgraph {
+  std::string name;               ///< Empty for anonymous `{...}` blocks.
+  AttrList attrs;                 ///< Graph attributes set inside the block.
+  std::vector<NodeId> nodes;      ///< Direct members (not those of children), in order.
+  std::vector<Subgraph> children; ///< Nested subgraphs, in order.
+  friend bool operator==(const Subgraph&, const Subgraph&) = default;
+};
+
+/// Header data shared by InputGraph and Graph.
+struct GraphHeader {
+  std::string file;              ///< File it was read from (for messages).
+  std::string name;              ///< DOT graph id, workflow name...
+  bool strict = false;           ///< DOT `strict digraph`.
+  std::uint32_t num_engines = 0; ///< 0 when no node has an engine.
+  AttrList graph_attrs;          ///< Graph attributes (`graph [...]`, `size=...`).
+  AttrList node_defaults;        ///< `node [...]` at top level.
+  AttrList edge_defaults;        ///< `edge [...]` at top level.
+  std::vector<Subgraph> subgraphs;
+  friend bool operator==(const GraphHeader&, const GraphHeader&) = default;
+};
+
+/// What a reader produces: nodes in input order, edges as written.
+struct InputGraph : GraphHeader {
+  std::vector<Node> nodes; ///< Input order; `input_index` == position.
+  std::vector<Edge> edges; ///< As written; src/dst index `nodes`.
+};
+
+/// The checked canonical graph (SPEC §2).
+///
+/// Invariants (established by make_program_order()):
+///  - `nodes` are in program order: every edge has src < dst;
+///  - node names are unique;
+///  - `edges` hold no self-loop and no parallel edge, sorted by (src, dst);
+///  - `engine_position` is the index among the nodes of the same engine;
+///  - every engine is < num_engines.
+struct Graph : GraphHeader {
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+  std::vector<Edge> self_loops; ///< Kept untouched for output; never a path.
+  friend bool operator==(const Graph&, const Graph&) = default;
+};
+
+/// Turns reader output into the canonical Graph.
+///
+/// Program order is the topological order that takes, at every step, the
+/// ready node that came first in input order (Kahn's algorithm with a min-heap),
+/// so an input already in topological order keeps its order exactly.
+/// Parallel edges are merged: kinds and flags are OR-ed; for every other
+/// attribute the first occurrence's value is kept, except `label`, whose
+/// distinct values are joined with "|" (see docs/formats.md).
+/// Self-loops move to `self_loops`; one warning per graph is appended to
+/// \p warnings (if given), as Graphviz `tred` does.
+///
+/// Cost: O((n + m) log n) time, O(n + m) memory.
+///
+/// \throws InputError naming the file, a line and the problem for: duplicate
+///   node names, edges naming unknown nodes, engines >= num_engines or
+///   num_engines > kMaxEngines, and cycles (the message lists the nodes of one
+///   cycle in order).
+Graph make_program_order(InputGraph input, std::vector<std::string>* warnings = nullptr);
+
+/// Graph without engines from plain edge pairs over nodes named "0".."n-1".
+/// For tests, properties and fuzzers. Same checks as make_program_order().
+Graph graph_from_edges(std::uint32_t n, const std::vector<std::pair<NodeId, NodeId>>& edges);
+
+/// True if \p e orders anything: it carries WAIT.
+inline bool is_wait(const Edge& e) noexcept { return e.flags.has(Flag::Wait); }
+
+/// Relation an explicit WAIT edge imposes (SPEC §3.1): issued-before (S) iff its
+/// only kind is ORDERED, completed-before (C) otherwise (also when unlabelled).
+inline bool is_completion_edge(const Edge& e) noexcept { return e.kinds != KindSet(Kind::Ordered); }
+
+} // namespace depreduce
+
+#endif // DEPREDUCE_GRAPH_HPP

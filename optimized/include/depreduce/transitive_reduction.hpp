@@ -1,0 +1,165 @@
+//===- depreduce/transitive_reduction.hpp - Exact reduction ---*- C++ -*-===//
+///
+/// \file
+/// Exact transitive reduction of explicit WAIT edges under the two
+/// happens-before relations of SPEC §3 (completed-before C, issued-before S),
+/// with implicit engine order, asynchronous windows and barriers.
+///
+/// Mirrors walrus `dep_reduction` (`applyReorderReduction` for FLOW,
+/// `applyAntiDependenceReduction` for ANTI/OUTPUT), in the fixed two-pass form
+/// of SPEC §4: per consumer, first `via` = union of the closures of *all* its
+/// incoming edges (explicit and implicit), then every candidate found in `via`
+/// is redundant. The result does not depend on edge enumeration order.
+///
+/// The same functions, with the same signatures, exist in
+/// `depreduce::reference` (reference/, Boost.Graph); the two must agree.
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_TRANSITIVE_REDUCTION_HPP
+#define DEPREDUCE_TRANSITIVE_REDUCTION_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "depreduce/graph.hpp"
+
+namespace depreduce {
+
+/// Which explicit edges a reduction may remove. Edges outside the filter are
+/// kept but still count as paths.
+struct KindFilter {
+  /// An edge with kinds K is a candidate iff K is non-empty and K ⊆ kinds...
+  KindSet kinds = KindSet::all();
+  /// ...or K is empty (unlabelled) and this is true.
+  bool unlabelled = true;
+
+  /// walrus applyReorderReduction: FLOW edges only.
+  static KindFilter reorder() { return {KindSet(Kind::Flow), false}; }
+  /// walrus applyAntiDependenceReduction: ANTI/OUTPUT edges only.
+  static KindFilter anti_dependence() { return {KindSet(Kind::Anti) | Kind::Output, false}; }
+  bool admits(KindSet k) const noexcept {
+    return k.empty() ? unlabelled : (k.bits() & ~kinds.bits()) == 0;
+  }
+  friend bool operator==(const KindFilter&, const KindFilter&) = default;
+};
+
+/// How redundancy is tested.
+enum class ReductionMode : std::uint8_t {
+  /// Two-pass, exact, order-independent (SPEC §4). The default.
+  Exact,
+  /// Replica of the seed's one-pass loop: explicit predecessors folded in
+  /// ascending program order, each tested after merging its own closure
+  /// against what was merged so far (implicit engine edges are merged first).
+  /// Safe (never drops a needed edge) but not minimal; for comparison only.
+  Shipped,
+};
+
+/// Options of reduce(). Defaults: exact mode, every edge a candidate.
+struct ReduceOptions {
+  KindFilter filter{};
+  ReductionMode mode = ReductionMode::Exact;
+  friend bool operator==(const ReduceOptions&, const ReduceOptions&) = default;
+};
+
+/// An explicit edge a reduction made redundant.
+struct RemovedEdge {
+  NodeId src = 0;
+  NodeId dst = 0;
+  KindSet kinds;   ///< The edge's kinds.
+  FlagSet flags;   ///< The edge's flags before the reduction.
+  /// True if the edge carried RETAIN and survives as a RETAIN-only edge;
+  /// false if it was WAIT-only and disappeared.
+  bool demoted_to_retain = false;
+  friend bool operator==(const RemovedEdge&, const RemovedEdge&) = default;
+};
+
+/// The result of a reduction, in canonical order so two results compare with ==.
+struct Reduction {
+  /// The graph's edges after the reduction, sorted by (src, dst): kept edges
+  /// unchanged, demoted edges with flags == RETAIN.
+  std::vector<Edge> edges;
+  /// The redundant edges, sorted by (src, dst).
+  std::vector<RemovedEdge> removed;
+  friend bool operator==(const Reduction&, const Reduction&) = default;
+};
+
+/// Counters a caller may ask reduce() for.
+struct ReduceStats {
+  std::size_t candidates = 0;       ///< Explicit WAIT edges admitted by the filter.
+  std::size_t peak_live_closures = 0; ///< Max closures held at once (live frontier).
+  std::size_t peak_closure_bytes = 0; ///< Max bytes held by live closures (Roaring sizes).
+};
+
+/// Removes every redundant explicit WAIT edge of \p g (SPEC §4).
+///
+/// An explicit WAIT edge p -> c admitted by `options.filter` is redundant iff
+/// its relation (C, or S when its only kind is ORDERED) between p and c still
+/// holds without it, implicit engine edges included. RETAIN-only edges are
+/// never touched and never a path. Self-loops are not in `g.edges` and play no part.
+///
+/// Optimized form: SyncState of two banks (A = completed-before, B =
+/// issued-before), one Roaring bitmap per engine per bank indexed by engine
+/// position (plus one indexed by node id for nodes without engine); a closure
+/// is released when its node's last consumer has been processed
+/// (walrus `successorCounter`), so memory follows the live frontier.
+///
+/// \returns the reduced edge list and the removed edges, canonical order.
+/// Cost: O(m) Roaring unions and O(m) Roaring lookups; memory proportional to
+/// the closures of the live frontier.
+/// \throws nothing on a Graph built by make_program_order(); std::bad_alloc on
+///   exhaustion.
+Reduction reduce(const Graph& g, const ReduceOptions& options = {}, ReduceStats* stats = nullptr);
+
+/// The kind of one hop of a witness path.
+enum class HopKind : std::uint8_t {
+  ExplicitCompletion, ///< An explicit WAIT C edge (end(from) -> start(to)).
+  ExplicitIssue,      ///< An explicit WAIT S edge, ORDERED only (start -> start).
+  EngineIssue,        ///< Implicit: `to` is the next instruction on `from`'s engine (S).
+  EngineCompletion,   ///< Implicit C: sync next, async window slot reuse, or barrier.
+};
+
+/// One hop of a witness path.
+struct Hop {
+  NodeId from = 0;
+  NodeId to = 0;
+  HopKind kind = HopKind::ExplicitCompletion;
+  friend bool operator==(const Hop&, const Hop&) = default;
+};
+
+/// True for the hop kinds that impose completed-before (C).
+inline bool is_completion_hop(HopKind k) noexcept {
+  return k == HopKind::ExplicitCompletion || k == HopKind::EngineCompletion;
+}
+
+/// The other path that makes an edge redundant: hops from the edge's source to
+/// its destination, not using the edge itself. Its relation is that of its
+/// first hop (C;x = C, S;x = S, SPEC §3.1).
+struct Witness {
+  std::vector<Hop> hops;
+  friend bool operator==(const Witness&, const Witness&) = default;
+};
+
+/// Finds a witness for the explicit edge \p src -> \p dst of \p g: a path of
+/// WAIT edges and implicit engine edges, other than that edge, that implies the
+/// edge's relation. Works for any explicit edge (kept or not); edges that are
+/// not WAIT, or not redundant, have none.
+///
+/// \returns the witness (fewest hops among those found by a backward
+///   breadth-first search over nodes between src and dst in program order), or
+///   std::nullopt if the edge is not redundant or does not exist.
+/// Cost: O(n + m) time and memory per call.
+std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst);
+
+/// True iff \p w is a valid witness for the explicit edge \p src -> \p dst:
+/// it starts at src, ends at dst, every hop exists in \p g (explicit WAIT
+/// edges other than src -> dst, or implicit engine edges of SPEC §3.2), and its
+/// relation implies the edge's. Used by tests and properties for both twins.
+bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w);
+
+/// \p g with its edges replaced by \p r's (header, nodes, self-loops kept).
+Graph apply(const Graph& g, const Reduction& r);
+
+} // namespace depreduce
+
+#endif // DEPREDUCE_TRANSITIVE_REDUCTION_HPP

@@ -1,0 +1,267 @@
+//===- graph.cpp - Program order, merging, checks -------------------------===//
+#include "depreduce/graph.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+
+#include "depreduce/error.hpp"
+
+namespace depreduce {
+
+InputError::InputError(std::string file, std::uint32_t line, std::string problem)
+    : std::runtime_error((file.empty() ? std::string("<input>") : file) +
+                         (line ? ":" + std::to_string(line) : std::string()) + ": " + problem),
+      file_(std::move(file)), line_(line), problem_(std::move(problem)) {}
+
+const std::string* find_attr(const AttrList& attrs, const std::string& key) noexcept {
+  for (const auto& [k, v] : attrs)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+void set_attr(AttrList& attrs, const std::string& key, std::string value) {
+  for (auto& [k, v] : attrs)
+    if (k == key) { v = std::move(value); return; }
+  attrs.emplace_back(key, std::move(value));
+}
+
+namespace {
+constexpr const char* kKindNames[] = {"flow", "anti", "output", "ordered"};
+constexpr const char* kFlagNames[] = {"wait", "retain"};
+
+template <typename F>
+bool for_each_item(std::string_view text, F&& f) {
+  std::size_t i = 0;
+  while (i <= text.size()) {
+    std::size_t j = text.find_first_of("|,", i);
+    if (j == std::string_view::npos) j = text.size();
+    std::string_view item = text.substr(i, j - i);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) item.remove_prefix(1);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
+    std::string lower(item);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!lower.empty() && !f(lower)) return false;
+    i = j + 1;
+  }
+  return true;
+}
+} // namespace
+
+std::string to_string(KindSet kinds) {
+  std::string out;
+  for (int i = 0; i < 4; ++i)
+    if (kinds.bits() & (1u << i)) { if (!out.empty()) out += '|'; out += kKindNames[i]; }
+  return out;
+}
+
+std::string to_string(FlagSet flags) {
+  std::string out;
+  for (int i = 0; i < 2; ++i)
+    if (flags.bits() & (1u << i)) { if (!out.empty()) out += '|'; out += kFlagNames[i]; }
+  return out;
+}
+
+std::optional<KindSet> parse_kinds(std::string_view text) {
+  KindSet out;
+  bool ok = for_each_item(text, [&](const std::string& s) {
+    if (s == "flow" || s == "raw") out |= Kind::Flow;
+    else if (s == "anti" || s == "war") out |= Kind::Anti;
+    else if (s == "output" || s == "waw") out |= Kind::Output;
+    else if (s == "ordered") out |= Kind::Ordered;
+    else return false;
+    return true;
+  });
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<FlagSet> parse_flags(std::string_view text) {
+  FlagSet out;
+  bool ok = for_each_item(text, [&](const std::string& s) {
+    if (s == "wait") out |= Flag::Wait;
+    else if (s == "retain") out |= Flag::Retain;
+    else return false;
+    return true;
+  });
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+namespace {
+
+void merge_attrs(AttrList& into, const AttrList& from) {
+  for (const auto& [k, v] : from) {
+    std::string* have = nullptr;
+    for (auto& [k2, v2] : into)
+      if (k2 == k) { have = &v2; break; }
+    if (!have) { into.emplace_back(k, v); continue; }
+    if (k != "label" || *have == v) continue;
+    // Join distinct labels: "RAW" + "WAR" -> "RAW|WAR" (unless already present).
+    std::string_view cur(*have);
+    bool present = false;
+    std::size_t i = 0;
+    while (i <= cur.size()) {
+      std::size_t j = cur.find('|', i);
+      if (j == std::string_view::npos) j = cur.size();
+      if (cur.substr(i, j - i) == v) { present = true; break; }
+      i = j + 1;
+    }
+    if (!present) *have += "|" + v;
+  }
+}
+
+// Names the nodes of one cycle among the nodes that Kahn's algorithm could not
+// order (every one of them has an unordered predecessor). Walking predecessors
+// from any of them must revisit a node; the revisited stretch is a cycle.
+std::vector<NodeId> find_cycle(const std::vector<std::vector<std::uint32_t>>& in_edges,
+                               const std::vector<Edge>& edges, const std::vector<bool>& done,
+                               NodeId start) {
+  std::vector<std::int64_t> seen_at(done.size(), -1);
+  std::vector<NodeId> walk;
+  NodeId v = start;
+  while (seen_at[v] < 0) {
+    seen_at[v] = static_cast<std::int64_t>(walk.size());
+    walk.push_back(v);
+    NodeId next = v;
+    for (std::uint32_t ei : in_edges[v])
+      if (!done[edges[ei].src]) { next = edges[ei].src; break; }
+    v = next;
+  }
+  std::vector<NodeId> cycle(walk.begin() + seen_at[v], walk.end());
+  std::reverse(cycle.begin(), cycle.end()); // predecessor walk -> forward order
+  return cycle;
+}
+
+} // namespace
+
+Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
+  const std::string& file = input.file;
+  const std::uint32_t n = static_cast<std::uint32_t>(input.nodes.size());
+
+  if (input.num_engines > kMaxEngines)
+    throw InputError(file, 0, "engine count " + std::to_string(input.num_engines) + " exceeds " +
+                                  std::to_string(kMaxEngines));
+  {
+    std::unordered_map<std::string_view, NodeId> names;
+    names.reserve(n);
+    for (NodeId i = 0; i < n; ++i) {
+      Node& node = input.nodes[i];
+      node.input_index = i;
+      if (!names.emplace(node.name, i).second)
+        throw InputError(file, node.line, "duplicate node name '" + node.name + "'");
+      if (node.engine != kNoEngine && node.engine >= input.num_engines)
+        throw InputError(file, node.line,
+                         "node '" + node.name + "': engine " + std::to_string(node.engine) +
+                             " out of range [0, " + std::to_string(input.num_engines) + ")");
+    }
+  }
+
+  // Separate self-loops; merge parallel edges (kinds/flags OR-ed, attrs merged).
+  std::vector<Edge> self_loops;
+  std::vector<Edge> edges;
+  edges.reserve(input.edges.size());
+  {
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    index.reserve(input.edges.size());
+    for (std::uint32_t i = 0; i < input.edges.size(); ++i) {
+      Edge& e = input.edges[i];
+      if (e.src >= n || e.dst >= n)
+        throw InputError(file, e.line, "edge names an unknown node (index " +
+                                           std::to_string(std::max(e.src, e.dst)) + ")");
+      e.input_index = i;
+      if (e.src == e.dst) { self_loops.push_back(std::move(e)); continue; }
+      std::uint64_t key = (std::uint64_t{e.src} << 32) | e.dst;
+      auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(edges.size()));
+      if (fresh) { edges.push_back(std::move(e)); continue; }
+      Edge& have = edges[it->second];
+      have.kinds |= e.kinds;
+      have.flags |= e.flags;
+      merge_attrs(have.attrs, e.attrs);
+    }
+  }
+  if (!self_loops.empty() && warnings)
+    warnings->push_back(file + ": warning: " + std::to_string(self_loops.size()) +
+                        " self-loop(s) kept in the output and ignored for reachability (first: '" +
+                        input.nodes[self_loops.front().src].name + "')");
+
+  // Stable Kahn: among ready nodes take the one first in input order.
+  std::vector<std::vector<std::uint32_t>> out_edges(n), in_edges(n);
+  std::vector<std::uint32_t> indegree(n, 0);
+  for (std::uint32_t i = 0; i < edges.size(); ++i) {
+    out_edges[edges[i].src].push_back(i);
+    in_edges[edges[i].dst].push_back(i);
+    ++indegree[edges[i].dst];
+  }
+  std::priority_queue<NodeId, std::vector<NodeId>, std::greater<>> ready;
+  for (NodeId v = 0; v < n; ++v)
+    if (indegree[v] == 0) ready.push(v);
+  std::vector<NodeId> order;
+  order.reserve(n);
+  std::vector<bool> done(n, false);
+  while (!ready.empty()) {
+    NodeId v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    done[v] = true;
+    for (std::uint32_t ei : out_edges[v])
+      if (--indegree[edges[ei].dst] == 0) ready.push(edges[ei].dst);
+  }
+  if (order.size() != n) {
+    NodeId start = 0;
+    while (done[start]) ++start;
+    std::vector<NodeId> cycle = find_cycle(in_edges, edges, done, start);
+    std::string text;
+    for (NodeId v : cycle) text += "'" + input.nodes[v].name + "' -> ";
+    text += "'" + input.nodes[cycle.front()].name + "'";
+    // Line of the edge closing the cycle (last -> first), if known.
+    std::uint32_t line = 0;
+    for (std::uint32_t ei : in_edges[cycle.front()])
+      if (edges[ei].src == cycle.back()) line = edges[ei].line;
+    throw InputError(file, line, "cycle: " + text);
+  }
+
+  std::vector<NodeId> rank(n);
+  for (NodeId i = 0; i < n; ++i) rank[order[i]] = i;
+
+  Graph g;
+  static_cast<GraphHeader&>(g) = std::move(static_cast<GraphHeader&>(input));
+  std::function<void(Subgraph&)> renumber = [&](Subgraph& s) {
+    for (NodeId& v : s.nodes) v = rank[v];
+    for (Subgraph& c : s.children) renumber(c);
+  };
+  for (Subgraph& s : g.subgraphs) renumber(s);
+
+  g.nodes.resize(n);
+  for (NodeId i = 0; i < n; ++i) g.nodes[rank[i]] = std::move(input.nodes[i]);
+  std::vector<std::uint32_t> next_position(g.num_engines, 0);
+  for (Node& node : g.nodes)
+    if (node.engine != kNoEngine) node.engine_position = next_position[node.engine]++;
+
+  for (Edge& e : edges) { e.src = rank[e.src]; e.dst = rank[e.dst]; }
+  for (Edge& e : self_loops) { e.src = rank[e.src]; e.dst = rank[e.dst]; }
+  std::sort(edges.begin(), edges.end(),
+            [](const Edge& a, const Edge& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
+  g.edges = std::move(edges);
+  g.self_loops = std::move(self_loops);
+  return g;
+}
+
+Graph graph_from_edges(std::uint32_t n, const std::vector<std::pair<NodeId, NodeId>>& edges) {
+  InputGraph in;
+  in.file = "<generated>";
+  in.nodes.resize(n);
+  for (NodeId i = 0; i < n; ++i) in.nodes[i].name = std::to_string(i);
+  in.edges.reserve(edges.size());
+  for (auto [s, d] : edges) {
+    Edge e;
+    e.src = s;
+    e.dst = d;
+    in.edges.push_back(std::move(e));
+  }
+  return make_program_order(std::move(in));
+}
+
+} // namespace depreduce

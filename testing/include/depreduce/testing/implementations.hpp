@@ -1,0 +1,34 @@
+//===- depreduce/testing/implementations.hpp - "An implementation" -*- C++ -*-===//
+///
+/// \file
+/// The adapter interface that props/, fuzz/, tests/ and bench/ are written
+/// against, so each of them runs over both twins (optimized and reference) -
+/// and over a third team's implementation, if they provide one (docs/testing.md).
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_TESTING_IMPLEMENTATIONS_HPP
+#define DEPREDUCE_TESTING_IMPLEMENTATIONS_HPP
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "depreduce/transitive_reduction.hpp"
+
+namespace depreduce::testing {
+
+/// One implementation of the reduction contracts (SPEC §4).
+struct ReductionImpl {
+  std::string name; ///< "optimized", "reference", ...
+  Reduction (*reduce)(const Graph&, const ReduceOptions&, ReduceStats*);
+  std::optional<Witness> (*find_witness)(const Graph&, NodeId, NodeId);
+};
+
+/// The optimized library (depreduce::) and the Boost.Graph oracle
+/// (depreduce::reference::), in that order.
+const std::vector<ReductionImpl>& reduction_impls();
+const ReductionImpl& optimized_reduction();
+const ReductionImpl& reference_reduction();
+
+} // namespace depreduce::testing
+
+#endif
