@@ -14,6 +14,7 @@
 #define DEPREDUCE_REFERENCE_TRANSITIVE_REDUCTION_HPP
 
 #include <optional>
+#include <vector>
 
 #include "depreduce/transitive_reduction.hpp"
 
@@ -26,6 +27,16 @@ Reduction reduce(const Graph& g, const ReduceOptions& options = {}, ReduceStats*
 /// Same contract as depreduce::find_witness(): a shortest path (in hops) in the
 /// event graph without the edge, found by Boost's breadth_first_search.
 std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst);
+
+/// Both happens-before relations of SPEC §3 for every pair of nodes:
+/// `completed[p][c]` iff p C c, `issued[p][c]` iff p S c (p != c), computed as
+/// reachability on the event graph. Cost: O(n * (n + m)) time, O(n^2) bits.
+struct HappensBefore {
+  std::vector<std::vector<bool>> completed;
+  std::vector<std::vector<bool>> issued;
+  friend bool operator==(const HappensBefore&, const HappensBefore&) = default;
+};
+HappensBefore happens_before(const Graph& g);
 
 } // namespace depreduce::reference
 

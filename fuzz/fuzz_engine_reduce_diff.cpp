@@ -1,0 +1,17 @@
+//===- fuzz/fuzz_engine_reduce_diff.cpp - Engine graphs, optimized vs reference
+///
+/// bytes -> walrus-style graph (engines, async windows, barriers, kinds,
+/// WAIT/RETAIN; testing::engine_graph_from_bytes) -> both twins under each
+/// kinds filter -> compare; abort with both results printed on any difference.
+//===----------------------------------------------------------------------===//
+#include "reduce_diff_common.hpp"
+
+#include "depreduce/testing/generators.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace depreduce;
+  Graph g = testing::engine_graph_from_bytes(data, size);
+  for (const KindFilter& f : {KindFilter{}, KindFilter::reorder(), KindFilter::anti_dependence()})
+    fuzz::compare_all(g, {f, ReductionMode::Exact});
+  return 0;
+}

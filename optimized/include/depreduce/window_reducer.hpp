@@ -1,0 +1,537 @@
+//===- depreduce/window_reducer.hpp - Bounded-window WAIT reduction -*- C++ -*-===//
+///
+/// \file
+/// The online reducer a task runtime calls on every submit (SPEC §6): it
+/// removes the WAIT flag from a dependency candidate when a *bounded window*
+/// reachability bitmap proves that another direct predecessor already orders
+/// the producer before the consumer.
+///
+/// Mirrors the *bounded window* proposal ("reduce redundant WAIT edges with a
+/// bounded reachability bitmap", BL = 64/128/256, WAIT/RETAIN, submit
+/// sequence, generations) in its two-pass direct/via form:
+///
+/// \code
+///   direct = via = 0
+///   for each unique WAIT candidate p with 1 <= d(p) <= BL:   // d = submit-sequence distance
+///     direct |= bit(d - 1)
+///     if d < BL: via |= R[p] << d                           // never shifts by BL or more
+///   R[t] = direct | via                                      // published once, immutable
+///   a tracked WAIT candidate whose bit is in via loses WAIT  // WAIT|RETAIN -> RETAIN
+/// \endcode
+///
+/// `R[t]` bit i is set iff the task submitted i+1 before t has a WAIT path to
+/// t. The result does not depend on the order in which candidates are given.
+///
+/// Vocabulary used throughout:
+///  - *TaskId*: `(ring << 32) | slot`, the runtime's packed id (not monotonic).
+///  - *generation*: how often a slot has been reused; (slot, generation)
+///    names one task.
+///  - *submit sequence*: a counter the reducer assigns, one per submit,
+///    `width` bits wide (32 or 64), wrapping. *Distance* d between a consumer
+///    t and a producer p is `(seq(t) - seq(p)) mod 2^width`, in submits.
+///  - *tracked*: 1 <= d <= BL. *valid*: the producer's slot currently holds a
+///    published bitmap of the candidate's generation at a non-zero distance.
+///
+/// Header-only templates (instantiated once for BL = 64, 128, 256 in
+/// window_reducer.cpp); part of the vendorable core: standard library only,
+/// no I/O. A Boost.Graph test oracle with the same `run_window` signature
+/// lives in depreduce/reference/window_reducer.hpp.
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_WINDOW_REDUCER_HPP
+#define DEPREDUCE_WINDOW_REDUCER_HPP
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "depreduce/error.hpp"
+#include "depreduce/kinds.hpp"
+
+namespace depreduce {
+
+//===----------------------------------------------------------------------===//
+// Task identity
+//===----------------------------------------------------------------------===//
+
+/// A runtime task id: `(ring << 32) | slot`. Not monotonic in submit order.
+using TaskId = std::uint64_t;
+/// Reuse count of a slot; (slot, generation) names exactly one task.
+using Generation = std::uint32_t;
+
+/// Packs \p ring and \p slot into a TaskId. Cost O(1).
+constexpr TaskId make_task_id(std::uint32_t ring, std::uint32_t slot) noexcept {
+  return (static_cast<TaskId>(ring) << 32) | slot;
+}
+/// The ring of \p id (its high 32 bits).
+constexpr std::uint32_t task_ring(TaskId id) noexcept { return static_cast<std::uint32_t>(id >> 32); }
+/// The slot of \p id within its ring (its low 32 bits).
+constexpr std::uint32_t task_slot(TaskId id) noexcept { return static_cast<std::uint32_t>(id); }
+
+/// Which discoverer found a dependency candidate.
+enum class DepSource : std::uint8_t {
+  Creator = 1,   ///< The task that allocated the buffer (creator relation).
+  TensorMap = 2, ///< The tensor map (last writer / readers of a region).
+  Explicit = 4,  ///< Listed by the program (`deps=[...]`).
+};
+
+/// A set of DepSource (duplicates of one producer OR their sources).
+class SourceSet {
+public:
+  constexpr SourceSet() = default;
+  constexpr SourceSet(DepSource s) : bits_(static_cast<std::uint8_t>(s)) {} // NOLINT: implicit by design
+  static constexpr SourceSet from_bits(std::uint8_t b) { SourceSet s; s.bits_ = b & 7u; return s; }
+  constexpr std::uint8_t bits() const { return bits_; }
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr bool has(DepSource s) const { return (bits_ & static_cast<std::uint8_t>(s)) != 0; }
+  constexpr SourceSet operator|(SourceSet o) const { return from_bits(bits_ | o.bits_); }
+  constexpr SourceSet& operator|=(SourceSet o) { bits_ |= o.bits_; return *this; }
+  friend constexpr bool operator==(SourceSet, SourceSet) = default;
+private:
+  std::uint8_t bits_ = 0;
+};
+
+/// "creator|tensormap|explicit" style text in that order; "" for the empty set.
+std::string to_string(SourceSet sources);
+
+/// One dependency candidate of a submitted task, as a discoverer reports it.
+struct Candidate {
+  TaskId producer = 0;            ///< The producer's TaskId.
+  Generation generation = 0;      ///< The producer's slot generation as the discoverer saw it.
+  FlagSet flags = FlagSet::wait(); ///< WAIT (orders) and/or RETAIN (keeps alive).
+  DepSource source = DepSource::Explicit;
+  friend bool operator==(const Candidate&, const Candidate&) = default;
+};
+
+/// One submitted task of a stream: its id, its slot generation and its
+/// candidates (any order, duplicates allowed).
+struct TaskRecord {
+  TaskId id = 0;
+  Generation generation = 0;
+  std::vector<Candidate> candidates;
+  friend bool operator==(const TaskRecord&, const TaskRecord&) = default;
+};
+
+/// A whole submit stream: tasks in submit order. Consumed by run_window() in
+/// both depreduce:: and depreduce::reference::.
+using TaskStream = std::vector<TaskRecord>;
+
+//===----------------------------------------------------------------------===//
+// Options and results
+//===----------------------------------------------------------------------===//
+
+/// Which candidates may read a producer's bitmap.
+enum class WindowMode : std::uint8_t {
+  /// Every valid tracked candidate, across rings (the global submit sequence
+  /// orders all rings).
+  Global,
+  /// Only candidates whose producer is on the consumer's ring; cross-ring
+  /// candidates keep WAIT and contribute nothing (the conservative prototype).
+  SameRing,
+};
+
+/// "global" or "same-ring".
+std::string to_string(WindowMode mode);
+/// Parses "global" / "same-ring" (also "same_ring"); std::nullopt otherwise.
+std::optional<WindowMode> parse_window_mode(std::string_view text);
+
+/// Geometry and behaviour of a reducer. Defaults: the runtime's four rings of
+/// 16,384 slots, a 64-bit submit sequence starting at 0, global mode.
+struct WindowOptions {
+  std::uint32_t rings = 4;             ///< Ring count, >= 1.
+  std::uint32_t slots_per_ring = 16384; ///< Slots per ring, >= 1.
+  /// Width of `submit_seq` in bits: 32 or 64. Distances are modulo 2^width.
+  unsigned seq_width = 64;
+  /// Sequence number of the first submit (< 2^seq_width); lets tests start
+  /// just before a wrap.
+  std::uint64_t initial_seq = 0;
+  WindowMode mode = WindowMode::Global;
+  friend bool operator==(const WindowOptions&, const WindowOptions&) = default;
+};
+
+/// Largest rings * slots_per_ring a reducer accepts (16 Mi slots): the side
+/// storage is allocated up front, so a typo must not ask for gigabytes.
+inline constexpr std::uint64_t kMaxWindowSlots = std::uint64_t{1} << 24;
+
+/// Checks \p options. \throws InputError (file "window_reducer", no line) if
+/// rings or slots_per_ring is 0, rings * slots_per_ring > kMaxWindowSlots,
+/// seq_width is not 32 or 64, or initial_seq does not fit in seq_width bits.
+void validate_window_options(const WindowOptions& options);
+
+/// How a (deduplicated) candidate's producer was resolved at submit time.
+/// The first rule that applies wins, in this order.
+enum class WindowStatus : std::uint8_t {
+  /// The producer's slot holds no published bitmap of the candidate's
+  /// generation, or the recorded sequence is at distance 0 (the slot aliases
+  /// the consumer itself, e.g. a self-dependency). Keeps WAIT; its bitmap is
+  /// never read.
+  Stale,
+  /// Same-ring mode only: valid, but the producer is on another ring. Keeps
+  /// WAIT and contributes nothing.
+  CrossRing,
+  /// Valid, d > BL: outside the window (a *window miss* if redundant). Keeps WAIT.
+  Untracked,
+  /// Valid, 1 <= d <= BL: sets a direct bit (if WAIT) and may lose WAIT.
+  Tracked,
+};
+
+/// "stale", "cross-ring", "untracked", "tracked".
+std::string to_string(WindowStatus status);
+
+/// The reducer's verdict on one unique producer of a submitted task.
+struct WindowEdge {
+  TaskId producer = 0;
+  Generation producer_generation = 0;
+  FlagSet input_flags;  ///< OR of the flags of all duplicates.
+  FlagSet flags;        ///< Effective flags: input_flags, minus WAIT if reduced.
+  SourceSet sources;    ///< OR of the sources of all duplicates.
+  WindowStatus status = WindowStatus::Stale;
+  /// Submit-sequence distance d (mod 2^width), >= 1; 0 when Stale (unknown).
+  std::uint64_t distance = 0;
+
+  /// True if WAIT was removed (the edge was WAIT and is redundant).
+  bool wait_removed() const noexcept { return input_flags.has(Flag::Wait) && !flags.has(Flag::Wait); }
+  /// True if the runtime must still wire this dependency (WAIT or RETAIN left).
+  bool materialized() const noexcept { return !flags.empty(); }
+  friend bool operator==(const WindowEdge&, const WindowEdge&) = default;
+};
+
+/// Counters over a replayed stream (WAIT counts are over unique candidates
+/// carrying WAIT before the reduction).
+struct WindowCounters {
+  std::size_t tasks = 0;
+  std::size_t candidates = 0;       ///< Unique (producer, generation) candidates with a flag.
+  std::size_t wait_candidates = 0;  ///< ... of which carry WAIT.
+  std::size_t tracked = 0;          ///< WAIT candidates with status Tracked.
+  std::size_t untracked = 0;        ///< WAIT candidates beyond the window (d > BL).
+  std::size_t cross_ring = 0;       ///< WAIT candidates skipped as cross-ring (same-ring mode).
+  std::size_t stale = 0;            ///< WAIT candidates with a stale producer.
+  std::size_t wait_removed = 0;     ///< WAIT flags removed.
+  std::size_t retain_conversions = 0; ///< WAIT|RETAIN -> RETAIN.
+  std::size_t pure_wait_removals = 0; ///< WAIT-only edges removed completely.
+  friend bool operator==(const WindowCounters&, const WindowCounters&) = default;
+};
+
+/// Counts \p edges (one list per task, as run_window() returns). Cost O(total edges).
+WindowCounters summarize(const std::vector<std::vector<WindowEdge>>& edges);
+
+/// What run_window() returns: per task (submit order) its edges in canonical
+/// order, and their counters.
+struct WindowRun {
+  std::vector<std::vector<WindowEdge>> edges;
+  WindowCounters counters;
+  friend bool operator==(const WindowRun&, const WindowRun&) = default;
+};
+
+/// Canonical order of one task's edges: resolved producers (every status but
+/// Stale) first, by ascending producer submit sequence (= descending
+/// distance); then stale ones by (producer, generation). Used by both twins.
+inline bool canonical_before(const WindowEdge& a, const WindowEdge& b) noexcept {
+  const bool ra = a.status != WindowStatus::Stale, rb = b.status != WindowStatus::Stale;
+  if (ra != rb) return ra;
+  if (a.distance != b.distance) return a.distance > b.distance;
+  if (a.producer != b.producer) return a.producer < b.producer;
+  return a.producer_generation < b.producer_generation;
+}
+
+//===----------------------------------------------------------------------===//
+// The multiword bitmap
+//===----------------------------------------------------------------------===//
+
+/// A fixed BL-bit bitmap of BL/64 words (bit i in word i/64, bit i%64).
+/// Every operation is branch-light and never shifts a 64-bit word by 64 or more.
+template <unsigned BL>
+class WindowBitmap {
+  static_assert(BL >= 64 && BL % 64 == 0, "BL must be a positive multiple of 64");
+public:
+  static constexpr unsigned kBits = BL;
+  static constexpr unsigned kWords = BL / 64;
+
+  constexpr WindowBitmap() = default;
+
+  /// Sets bit \p i; no effect if i >= BL. Cost O(1).
+  constexpr void set(unsigned i) noexcept {
+    if (i < BL) words_[i >> 6] |= std::uint64_t{1} << (i & 63);
+  }
+  /// Value of bit \p i; false if i >= BL. Cost O(1).
+  constexpr bool test(unsigned i) const noexcept {
+    return i < BL && ((words_[i >> 6] >> (i & 63)) & 1u) != 0;
+  }
+  /// The bitmap moved \p d bits towards the high end (bit i -> bit i+d); bits
+  /// pushed past BL-1 are lost. d == 0 returns a copy; d >= BL returns an
+  /// empty bitmap (no shift by the word size or more ever happens).
+  /// Cost O(BL/64) word operations.
+  constexpr WindowBitmap shifted_left(unsigned d) const noexcept {
+    WindowBitmap out;
+    if (d >= BL) return out;
+    const unsigned ws = d >> 6, bs = d & 63;
+    for (unsigned i = kWords; i-- > ws;) {
+      std::uint64_t w = words_[i - ws] << bs;
+      if (bs != 0 && i > ws) w |= words_[i - ws - 1] >> (64 - bs);
+      out.words_[i] = w;
+    }
+    return out;
+  }
+  constexpr WindowBitmap& operator|=(const WindowBitmap& o) noexcept {
+    for (unsigned i = 0; i < kWords; ++i) words_[i] |= o.words_[i];
+    return *this;
+  }
+  constexpr WindowBitmap operator|(const WindowBitmap& o) const noexcept { WindowBitmap r = *this; r |= o; return r; }
+  constexpr WindowBitmap operator&(const WindowBitmap& o) const noexcept {
+    WindowBitmap r;
+    for (unsigned i = 0; i < kWords; ++i) r.words_[i] = words_[i] & o.words_[i];
+    return r;
+  }
+  /// True if no bit is set.
+  constexpr bool none() const noexcept {
+    std::uint64_t acc = 0;
+    for (unsigned i = 0; i < kWords; ++i) acc |= words_[i];
+    return acc == 0;
+  }
+  /// Number of set bits.
+  constexpr unsigned count() const noexcept {
+    unsigned c = 0;
+    for (unsigned i = 0; i < kWords; ++i) c += static_cast<unsigned>(std::popcount(words_[i]));
+    return c;
+  }
+  /// Word \p i (i < kWords), bits 64*i .. 64*i+63.
+  constexpr std::uint64_t word(unsigned i) const noexcept { return i < kWords ? words_[i] : 0; }
+  friend constexpr bool operator==(const WindowBitmap&, const WindowBitmap&) = default;
+private:
+  std::array<std::uint64_t, kWords> words_{};
+};
+
+//===----------------------------------------------------------------------===//
+// The reducer
+//===----------------------------------------------------------------------===//
+
+/// Bounded-window WAIT reducer for window size BL (64, 128 or 256 bits).
+///
+/// Keeps side storage per slot (rings * slots_per_ring entries): the slot's
+/// last published bitmap R (BL/8 bytes), its submit sequence (8 bytes, of
+/// which seq_width bits are meaningful; a packed runtime layout keeps 4 for
+/// 32-bit sequences) and generation (4 bytes) plus a published mark. Nothing
+/// else is kept: memory does not grow with the stream.
+///
+/// Not thread-safe: the runtime's orchestrator submits from one thread.
+///
+/// \code
+///   depreduce::window_reducer<64> r({.rings = 1, .slots_per_ring = 8});
+///   r.submit(depreduce::make_task_id(0, 0), 0, {});                      // A
+///   r.submit(depreduce::make_task_id(0, 1), 0, std::vector{Candidate{0, 0}}); // B <- A
+///   auto c = r.submit(depreduce::make_task_id(0, 2), 0,                  // C <- A, B
+///                     std::vector{Candidate{0, 0}, Candidate{1, 0}});
+///   // c[0]: producer A, flags {} (removed); c[1]: producer B, flags WAIT.
+/// \endcode
+template <unsigned BL>
+class window_reducer {
+  static_assert(BL == 64 || BL == 128 || BL == 256, "window_reducer supports BL = 64, 128, 256");
+public:
+  using Bitmap = WindowBitmap<BL>;
+  static constexpr unsigned kWindow = BL;
+
+  /// Allocates the side storage for \p options (all slots unpublished).
+  /// Cost O(rings * slots_per_ring) time and memory (bytes_per_slot each).
+  /// \throws InputError as validate_window_options(); std::bad_alloc.
+  explicit window_reducer(const WindowOptions& options = {})
+      : options_((validate_window_options(options), options)),
+        mask_(options.seq_width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << options.seq_width) - 1),
+        next_seq_(options.initial_seq),
+        slots_(static_cast<std::size_t>(options.rings) * options.slots_per_ring) {}
+
+  /// Submits task \p task (generation \p generation) with its dependency
+  /// \p candidates (any order, duplicates allowed) and writes the verdicts to
+  /// \p out (cleared first): one WindowEdge per unique (producer, generation)
+  /// with at least one flag, in canonical order (canonical_before()).
+  ///
+  /// The task gets the next submit sequence; its bitmap R[t] is published in
+  /// its slot after the candidates were read, so a candidate may name the
+  /// previous occupant of the task's own slot.
+  ///
+  /// Cost: O(k log k) for k candidates (an insertion sort for small k) plus
+  /// O(BL/64) word operations per tracked WAIT candidate; no allocation once
+  /// \p out and the internal scratch have grown to the largest k.
+  /// \throws InputError (file "window_reducer") if \p task or a producer names
+  ///   a ring >= rings or a slot >= slots_per_ring, or if \p task's slot already
+  ///   holds a published bitmap of \p generation (each (slot, generation) is
+  ///   published once). On a throw nothing changed: no sequence was consumed.
+  void submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
+              std::vector<WindowEdge>& out);
+
+  /// Same as the four-argument submit() but returns the verdicts by value.
+  std::vector<WindowEdge> submit(TaskId task, Generation generation, std::span<const Candidate> candidates) {
+    std::vector<WindowEdge> out;
+    submit(task, generation, candidates, out);
+    return out;
+  }
+
+  /// The bitmap R published by slot \p id with generation \p generation, or
+  /// std::nullopt if that slot holds no bitmap of that generation (never
+  /// published, overwritten by a later generation) or \p id is out of range.
+  /// Bit i: the task submitted i+1 before it reaches it through WAIT edges.
+  std::optional<Bitmap> published(TaskId id, Generation generation) const noexcept {
+    const std::size_t at = index_or_npos(id);
+    if (at == kNpos || !slots_[at].published || slots_[at].generation != generation) return std::nullopt;
+    return slots_[at].reach;
+  }
+
+  /// The submit sequence the next submit() will get (mod 2^seq_width).
+  std::uint64_t next_seq() const noexcept { return next_seq_; }
+  /// The options the reducer was built with.
+  const WindowOptions& options() const noexcept { return options_; }
+  /// Bytes of side storage per slot (bitmap + sequence + generation + mark).
+  static constexpr std::size_t bytes_per_slot() noexcept { return sizeof(Slot); }
+  /// Total side storage in bytes: rings * slots_per_ring * bytes_per_slot().
+  std::size_t storage_bytes() const noexcept { return slots_.size() * sizeof(Slot); }
+
+private:
+  static constexpr std::size_t kNpos = ~std::size_t{0};
+
+  struct Slot {
+    Bitmap reach;
+    std::uint64_t seq = 0;
+    Generation generation = 0;
+    std::uint32_t published = 0;
+  };
+
+  /// Scratch entry: one raw candidate after its producer was resolved.
+  struct Work {
+    WindowEdge edge;
+    std::size_t slot = 0; // index of the producer's slot (valid entries only)
+  };
+
+  std::size_t index_or_npos(TaskId id) const noexcept {
+    const std::uint32_t ring = task_ring(id), slot = task_slot(id);
+    if (ring >= options_.rings || slot >= options_.slots_per_ring) return kNpos;
+    return static_cast<std::size_t>(ring) * options_.slots_per_ring + slot;
+  }
+  std::size_t index_or_throw(TaskId id, const char* what) const;
+
+  WindowOptions options_;
+  std::uint64_t mask_;
+  std::uint64_t next_seq_;
+  std::vector<Slot> slots_;
+  std::vector<Work> scratch_;
+};
+
+namespace window_detail {
+/// Sorts \p v with \p less: insertion sort up to 16 elements, std::sort beyond.
+template <typename T, typename Less>
+void small_sort(std::vector<T>& v, Less less) {
+  if (v.size() > 16) { std::sort(v.begin(), v.end(), less); return; }
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    T x = v[i];
+    std::size_t j = i;
+    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+[[noreturn]] void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots);
+[[noreturn]] void throw_republished(TaskId id, Generation generation);
+} // namespace window_detail
+
+template <unsigned BL>
+std::size_t window_reducer<BL>::index_or_throw(TaskId id, const char* what) const {
+  const std::size_t at = index_or_npos(id);
+  if (at == kNpos) window_detail::throw_range(what, id, options_.rings, options_.slots_per_ring);
+  return at;
+}
+
+template <unsigned BL>
+void window_reducer<BL>::submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                                std::vector<WindowEdge>& out) {
+  out.clear();
+  const std::size_t self = index_or_throw(task, "task");
+  if (slots_[self].published && slots_[self].generation == generation)
+    window_detail::throw_republished(task, generation);
+  const std::uint64_t seq = next_seq_;
+  const bool same_ring = options_.mode == WindowMode::SameRing;
+
+  // Resolve every raw candidate (throws before anything changes).
+  scratch_.clear();
+  for (const Candidate& c : candidates) {
+    Work w;
+    w.slot = index_or_throw(c.producer, "producer");
+    WindowEdge& e = w.edge;
+    e.producer = c.producer;
+    e.producer_generation = c.generation;
+    e.input_flags = c.flags;
+    e.sources = c.source;
+    const Slot& s = slots_[w.slot];
+    const std::uint64_t d = (seq - s.seq) & mask_;
+    if (!s.published || s.generation != c.generation || d == 0) e.status = WindowStatus::Stale;
+    else if (same_ring && task_ring(c.producer) != task_ring(task)) e.status = WindowStatus::CrossRing;
+    else if (d > BL) e.status = WindowStatus::Untracked;
+    else e.status = WindowStatus::Tracked;
+    if (e.status != WindowStatus::Stale) e.distance = d;
+    scratch_.push_back(w);
+  }
+
+  // Canonical order; duplicates of one producer become adjacent (they resolve alike).
+  window_detail::small_sort(scratch_, [](const Work& a, const Work& b) { return canonical_before(a.edge, b.edge); });
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < scratch_.size(); ++i) {
+    if (n > 0 && scratch_[n - 1].edge.producer == scratch_[i].edge.producer &&
+        scratch_[n - 1].edge.producer_generation == scratch_[i].edge.producer_generation) {
+      scratch_[n - 1].edge.input_flags |= scratch_[i].edge.input_flags;
+      scratch_[n - 1].edge.sources |= scratch_[i].edge.sources;
+    } else {
+      scratch_[n++] = scratch_[i];
+    }
+  }
+  scratch_.resize(n);
+
+  // Pass 1: direct bits and the union of the tracked producers' bitmaps.
+  Bitmap direct, via;
+  for (const Work& w : scratch_) {
+    const WindowEdge& e = w.edge;
+    if (e.status != WindowStatus::Tracked || !e.input_flags.has(Flag::Wait)) continue;
+    const auto d = static_cast<unsigned>(e.distance); // 1 <= d <= BL
+    direct.set(d - 1);
+    if (d < BL) via |= slots_[w.slot].reach.shifted_left(d);
+  }
+
+  // Pass 2: a tracked WAIT candidate found in via loses WAIT.
+  out.reserve(scratch_.size());
+  for (const Work& w : scratch_) {
+    WindowEdge e = w.edge;
+    if (e.input_flags.empty()) continue;
+    e.flags = e.input_flags;
+    if (e.status == WindowStatus::Tracked && e.flags.has(Flag::Wait) &&
+        via.test(static_cast<unsigned>(e.distance) - 1))
+      e.flags = e.flags.without(Flag::Wait);
+    out.push_back(e);
+  }
+
+  // Publish R[t] once.
+  Slot& mine = slots_[self];
+  mine.reach = direct | via;
+  mine.seq = seq;
+  mine.generation = generation;
+  mine.published = 1;
+  next_seq_ = (seq + 1) & mask_;
+}
+
+/// Replays \p stream through a fresh window_reducer<BL> built with \p options.
+/// \returns per task (submit order) its verdicts in canonical order, and the
+///   counters (summarize()).
+/// Cost: O(total candidates * BL/64) plus the reducer's storage.
+/// \throws InputError as window_reducer's constructor and submit() (file
+///   "<stream>", line = 1-based position of the offending task in \p stream).
+/// Defined in window_reducer.cpp for BL = 64, 128 and 256.
+template <unsigned BL>
+WindowRun run_window(const TaskStream& stream, const WindowOptions& options);
+
+extern template class window_reducer<64>;
+extern template class window_reducer<128>;
+extern template class window_reducer<256>;
+
+} // namespace depreduce
+
+#endif // DEPREDUCE_WINDOW_REDUCER_HPP

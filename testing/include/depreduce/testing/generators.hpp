@@ -1,0 +1,84 @@
+//===- depreduce/testing/generators.hpp - Inputs for tests and benches -*- C++ -*-===//
+///
+/// \file
+/// Seeded generators of graphs shared by tests/, props/, fuzz/ and bench/, and
+/// `Sketch`, a terse way to write small graphs by hand in tests.
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_TESTING_GENERATORS_HPP
+#define DEPREDUCE_TESTING_GENERATORS_HPP
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "depreduce/graph.hpp"
+
+namespace depreduce::testing {
+
+/// A random DAG without engines: every node i gets about \p out_degree edges
+/// to nodes drawn uniformly from (i, i + span]. Nodes are named "0".."n-1".
+/// Cost: O(n * out_degree).
+Graph random_dag(std::uint32_t n, std::uint32_t out_degree, std::uint32_t span, std::uint64_t seed);
+
+/// Parameters of random_engine_graph().
+struct EngineGraphParams {
+  std::uint32_t nodes = 50;
+  std::uint32_t engines = 4;      ///< 1..64; some nodes get no engine if allow_no_engine.
+  std::uint32_t out_degree = 2;   ///< Average explicit out-degree.
+  std::uint32_t span = 10;        ///< Edge targets within (i, i + span].
+  bool allow_no_engine = true;
+  bool async = true;              ///< Random async windows 1..4 and a few `inf`.
+  bool barriers = true;
+  bool ordered = true;            ///< Some ORDERED-only (S) edges.
+  bool retain = true;             ///< Some RETAIN-only and WAIT|RETAIN edges.
+};
+
+/// A random walrus-style graph: engines, async windows, barriers, edge kinds
+/// and flags drawn from \p seed. Program order = node order.
+Graph random_engine_graph(const EngineGraphParams& params, std::uint64_t seed);
+
+/// A small graph written by hand:
+///   Sketch s; s.node("a", 0).node("b", 0, /*async=*/2).edge("a", "b", "flow");
+///   Graph g = s.graph(/*engines=*/1);
+class Sketch {
+public:
+  Sketch& node(const std::string& name, Engine engine = kNoEngine, std::uint32_t async = 0,
+               bool barrier = false);
+  /// kinds/flags as text: "flow|anti", "ordered", "" (unlabelled); "wait|retain".
+  Sketch& edge(const std::string& src, const std::string& dst, const std::string& kinds = "",
+               const std::string& flags = "wait");
+  /// Nodes not declared are created on first use (no engine).
+  Graph graph(std::uint32_t engines = 0) const;
+  /// Id of \p name in the graph() result (program order).
+  NodeId id(const std::string& name) const;
+
+private:
+  InputGraph input_;
+  std::uint32_t index(const std::string& name);
+};
+
+} // namespace depreduce::testing
+
+
+namespace depreduce::testing {
+
+/// Decodes fuzzer bytes into a DAG without engines: byte 0 picks n (1..64),
+/// then each byte pair (a, b) adds edge min -> max (mod n; equal ends skipped).
+/// Never fails; at most 4096 bytes are read.
+Graph dag_from_bytes(const std::uint8_t* data, std::size_t size);
+
+/// Decodes fuzzer bytes into an engine graph: n (1..48), engines (1..8), two
+/// bytes per node (engine or none; async window 0..4/inf and barrier), then
+/// three bytes per edge (ends, kinds and flags). Never fails; at most 4096 bytes.
+Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size);
+
+} // namespace depreduce::testing
+
+namespace depreduce {
+/// RapidCheck and GoogleTest printers: nodes (engine, async, barrier) and edges.
+void showValue(const Graph& g, std::ostream& os);
+void PrintTo(const Graph& g, std::ostream* os);
+} // namespace depreduce
+
+#endif

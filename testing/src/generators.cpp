@@ -1,0 +1,180 @@
+//===- generators.cpp - Seeded graph generators and Sketch ---------------===//
+#include "depreduce/testing/generators.hpp"
+
+#include <ostream>
+#include <random>
+#include <stdexcept>
+
+namespace depreduce::testing {
+
+Graph random_dag(std::uint32_t n, std::uint32_t out_degree, std::uint32_t span, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  edges.reserve(std::size_t(n) * out_degree);
+  for (NodeId i = 0; i < n; ++i) {
+    std::uint32_t room = std::min<std::uint32_t>(span, n - 1 - i);
+    if (room == 0) continue;
+    std::uniform_int_distribution<std::uint32_t> ahead(1, room);
+    for (std::uint32_t k = 0; k < out_degree; ++k) edges.emplace_back(i, i + ahead(rng));
+  }
+  return graph_from_edges(n, edges);
+}
+
+Graph random_engine_graph(const EngineGraphParams& p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto coin = [&](unsigned percent) { return std::uniform_int_distribution<unsigned>(0, 99)(rng) < percent; };
+  InputGraph in;
+  in.file = "<random_engine_graph>";
+  in.num_engines = p.engines;
+  in.nodes.resize(p.nodes);
+  for (NodeId i = 0; i < p.nodes; ++i) {
+    Node& v = in.nodes[i];
+    v.name = "i" + std::to_string(i);
+    if (p.engines > 0 && !(p.allow_no_engine && coin(10)))
+      v.engine = std::uniform_int_distribution<Engine>(0, p.engines - 1)(rng);
+    if (v.engine != kNoEngine && p.async && coin(30))
+      v.async_window = coin(10) ? kAsyncInfinite : std::uniform_int_distribution<std::uint32_t>(1, 4)(rng);
+    if (v.engine != kNoEngine && p.barriers && coin(5)) v.barrier = true;
+  }
+  for (NodeId i = 0; i < p.nodes; ++i) {
+    std::uint32_t room = std::min<std::uint32_t>(p.span, p.nodes - 1 - i);
+    if (room == 0) continue;
+    std::uint32_t k = std::uniform_int_distribution<std::uint32_t>(0, 2 * p.out_degree)(rng);
+    for (std::uint32_t j = 0; j < k; ++j) {
+      Edge e;
+      e.src = i;
+      e.dst = i + std::uniform_int_distribution<std::uint32_t>(1, room)(rng);
+      if (p.ordered && coin(15)) e.kinds = Kind::Ordered;
+      else if (!coin(20)) e.kinds = KindSet::from_bits(std::uniform_int_distribution<unsigned>(1, 7)(rng));
+      if (p.retain && coin(10)) e.flags = FlagSet::retain();
+      else if (p.retain && coin(15)) e.flags = FlagSet::wait() | Flag::Retain;
+      in.edges.push_back(e);
+    }
+  }
+  return make_program_order(std::move(in));
+}
+
+std::uint32_t Sketch::index(const std::string& name) {
+  for (std::uint32_t i = 0; i < input_.nodes.size(); ++i)
+    if (input_.nodes[i].name == name) return i;
+  Node v;
+  v.name = name;
+  input_.nodes.push_back(v);
+  return static_cast<std::uint32_t>(input_.nodes.size() - 1);
+}
+
+Sketch& Sketch::node(const std::string& name, Engine engine, std::uint32_t async, bool barrier) {
+  Node& v = input_.nodes[index(name)];
+  v.engine = engine;
+  v.async_window = async;
+  v.barrier = barrier;
+  return *this;
+}
+
+Sketch& Sketch::edge(const std::string& src, const std::string& dst, const std::string& kinds,
+                     const std::string& flags) {
+  Edge e;
+  e.src = index(src);
+  e.dst = index(dst);
+  auto k = parse_kinds(kinds);
+  auto f = parse_flags(flags);
+  if (!k || !f) throw std::invalid_argument("Sketch::edge: bad kinds or flags");
+  e.kinds = *k;
+  e.flags = *f;
+  input_.edges.push_back(e);
+  return *this;
+}
+
+Graph Sketch::graph(std::uint32_t engines) const {
+  InputGraph in = input_;
+  in.file = "<sketch>";
+  in.num_engines = engines;
+  return make_program_order(std::move(in));
+}
+
+NodeId Sketch::id(const std::string& name) const {
+  Graph g = graph(input_.num_engines ? input_.num_engines : 64);
+  for (NodeId i = 0; i < g.nodes.size(); ++i)
+    if (g.nodes[i].name == name) return i;
+  throw std::invalid_argument("Sketch::id: no node " + name);
+}
+
+} // namespace depreduce::testing
+
+namespace depreduce::testing {
+namespace {
+struct Bytes {
+  const std::uint8_t* p;
+  std::size_t n, i = 0;
+  bool more() const { return i < n; }
+  std::uint8_t next() { return i < n ? p[i++] : 0; }
+};
+} // namespace
+
+Graph dag_from_bytes(const std::uint8_t* data, std::size_t size) {
+  Bytes in{data, std::min<std::size_t>(size, 4096)};
+  std::uint32_t n = in.next() % 64 + 1;
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  while (in.more()) {
+    NodeId a = in.next() % n, b = in.next() % n;
+    if (a != b) edges.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  return graph_from_edges(n, edges);
+}
+
+Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
+  Bytes in{data, std::min<std::size_t>(size, 4096)};
+  InputGraph g;
+  g.file = "<fuzz>";
+  std::uint32_t n = in.next() % 48 + 1;
+  g.num_engines = in.next() % 8 + 1;
+  g.nodes.resize(n);
+  for (NodeId i = 0; i < n; ++i) {
+    Node& v = g.nodes[i];
+    v.name = "i" + std::to_string(i);
+    std::uint8_t e = in.next() % (g.num_engines + 1);
+    v.engine = e == g.num_engines ? kNoEngine : e;
+    std::uint8_t f = in.next();
+    if (v.engine != kNoEngine) {
+      std::uint8_t w = f % 8; // 0..3 sync, 4..6 window 1..3, 7 inf
+      v.async_window = w < 4 ? 0 : (w == 7 ? kAsyncInfinite : w - 3u);
+      v.barrier = (f & 0x80) != 0;
+    }
+  }
+  while (in.more()) {
+    NodeId a = in.next() % n, b = in.next() % n;
+    std::uint8_t kf = in.next();
+    if (a == b) continue;
+    Edge e;
+    e.src = std::min(a, b);
+    e.dst = std::max(a, b);
+    e.kinds = KindSet::from_bits(kf & 15);
+    std::uint8_t fl = (kf >> 4) % 4;
+    e.flags = fl == 0 ? FlagSet::retain() : FlagSet::from_bits(fl == 3 ? 3 : 1);
+    g.edges.push_back(e);
+  }
+  return make_program_order(std::move(g));
+}
+
+} // namespace depreduce::testing
+
+namespace depreduce {
+
+void showValue(const Graph& g, std::ostream& os) {
+  os << "graph with " << g.nodes.size() << " nodes, " << g.num_engines << " engines\n";
+  for (const Node& v : g.nodes) {
+    os << "  " << v.name;
+    if (v.engine != kNoEngine) os << " engine=" << v.engine << " pos=" << v.engine_position;
+    if (v.async_window == kAsyncInfinite) os << " async=inf";
+    else if (v.async_window) os << " async=" << v.async_window;
+    if (v.barrier) os << " barrier";
+    os << "\n";
+  }
+  for (const Edge& e : g.edges)
+    os << "  " << g.nodes[e.src].name << " -> " << g.nodes[e.dst].name << " kind=" << to_string(e.kinds)
+       << " flags=" << to_string(e.flags) << "\n";
+}
+
+void PrintTo(const Graph& g, std::ostream* os) { showValue(g, *os); }
+
+} // namespace depreduce
