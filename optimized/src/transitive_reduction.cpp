@@ -202,10 +202,14 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
 
     const std::uint32_t begin = st.in_begin[c], end = st.in_begin[c + 1];
     if (options.mode == ReductionMode::Exact) {
-      // Pass 1: via = union of every explicit predecessor's closure.
-      for (std::uint32_t k = begin; k < end; ++k) {
+      // Pass 1: via = union of every explicit predecessor's closure. Taken in
+      // descending program order, a predecessor y already in via is reached
+      // from a later predecessor z, so SyncState(y) ⊆ SyncState(z) (in both
+      // banks) is already merged: skipping it leaves via unchanged.
+      for (std::uint32_t k = end; k-- > begin;) {
         NodeId y = g.edges[st.in_edges[k]].src;
-        if (state[y]) work->merge(*state[y], track_issue);
+        if (state[y] && !work->has_completed(slot_of(y), key_of(y), track_issue))
+          work->merge(*state[y], track_issue);
       }
       // Pass 2: a candidate found in via is redundant.
       for (std::uint32_t k = begin; k < end; ++k) {
