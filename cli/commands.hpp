@@ -24,6 +24,7 @@ inline constexpr int kExitUsage = 64;
 extern int exit_code;
 
 void add_reduce_commands(CLI::App& app); // reduce, explain (cmd_reduce.cpp)
+void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)
 
 } // namespace depreduce::cli
 

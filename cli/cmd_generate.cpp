@@ -1,0 +1,31 @@
+//===- cli/cmd_generate.cpp - `depreduce generate KIND` ------------------===//
+#include <fmt/core.h>
+
+#include "commands.hpp"
+#include "depreduce/formats/formats.hpp"
+#include "depreduce/testing/workloads.hpp"
+
+namespace depreduce::cli {
+
+void add_generate_command(CLI::App& app) {
+  struct Args {
+    std::string kind;
+    std::uint64_t size = 1000;
+    std::uint64_t seed = 1;
+    std::string out = "-";
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("generate", "Write a realistic walrus-style instruction graph (DOT) for tests and benchmarks");
+  cmd->add_option("KIND", args->kind, "Workload: matmul (tiled matmul) or attention")
+      ->required()->check(CLI::IsMember(testing::workload_names()));
+  cmd->add_option("--size", args->size, "About this many instructions")->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  cmd->add_option("--seed", args->seed, "Seed for tile shapes and DMA queue choice");
+  cmd->add_option("-o,--output", args->out, "Output file (atomic); - = stdout");
+  cmd->callback([args] {
+    Graph g = testing::generate_workload(testing::parse_workload(args->kind), args->size, args->seed);
+    formats::write_file_atomically(args->out, formats::write_dot(g));
+    exit_code = kExitOk;
+  });
+}
+
+} // namespace depreduce::cli

@@ -1,0 +1,44 @@
+//===- depreduce/testing/workloads.hpp - Realistic instruction graphs -*- C++ -*-===//
+///
+/// \file
+/// Generators of walrus-style instruction graphs for tests, benchmarks and
+/// `depreduce generate`: instructions on 8 engines with byte-range accesses on
+/// `sbuf`/`psum`/`dram`, edges derived from the real data hazards between them
+/// (FLOW = read after the last write, OUTPUT = write after write, ANTI = write
+/// after the reads since the last write), never drawn at random.
+///
+/// Engine numbering (8 = walrus numDataPathEngines):
+///   0 tensor (matmul), 1 vector, 2 scalar/activation, 3 gpsimd,
+///   4..7 DMA queues (asynchronous, window 2: a queue keeps two transfers in flight).
+//===----------------------------------------------------------------------===//
+#ifndef DEPREDUCE_TESTING_WORKLOADS_HPP
+#define DEPREDUCE_TESTING_WORKLOADS_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "depreduce/graph.hpp"
+
+namespace depreduce::testing {
+
+/// Workload kinds `depreduce generate` knows.
+enum class Workload {
+  TiledMatmul, ///< C = A x B in tiles: DMA loads, PSUM accumulation chains, activation, stores, a barrier per phase.
+  Attention,   ///< Flash-attention style: per query block, K/V loads, QK^T, softmax on scalar/vector, PV accumulation.
+};
+
+/// Names accepted by parse_workload(): "matmul", "attention".
+std::vector<std::string> workload_names();
+/// \throws std::invalid_argument for an unknown name.
+Workload parse_workload(const std::string& name);
+
+/// Generates about \p size instructions (at least one full tile/phase) of
+/// \p kind. \p seed varies the tile shapes and which DMA queue serves a load.
+/// Edges carry their computed kinds; every node has engine, async window and
+/// accesses. Cost: O(size) time and memory.
+Graph generate_workload(Workload kind, std::uint64_t size, std::uint64_t seed);
+
+} // namespace depreduce::testing
+
+#endif
