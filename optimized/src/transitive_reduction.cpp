@@ -178,17 +178,29 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
     if (stats) live_bytes -= held_bytes[y];
   };
 
+  // Merge y's SyncState into work. When work is still empty and c is y's
+  // last consumer, the two are swapped instead: y's state would be released
+  // right after c anyway, so it becomes c's without copying a bitmap.
+  auto absorb = [&](std::unique_ptr<SyncState>& work, bool& fresh, NodeId y) {
+    if (!state[y]) return;
+    if (fresh && consumers[y] == 1) std::swap(work, state[y]);
+    else work->merge(*state[y], track_issue);
+    fresh = false;
+  };
+
   std::vector<bool> redundant(g.edges.size(), false);
   std::size_t candidates = 0;
 
   for (NodeId c = 0; c < n; ++c) {
     const Node& node = g.nodes[c];
     auto work = take();
+    bool fresh = true;
     // Implicit edges (SPEC §3.2). The previous instruction on c's engine
     // issues before c (S), completes before c if synchronous (C), and its
     // SyncState covers every earlier instruction of the engine.
     if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) {
-      if (state[prev]) work->merge(*state[prev], track_issue);
+      absorb(work, fresh, prev);
+      fresh = false;
       work->set_completed(slot_of(prev), key_of(prev), true);
       if (g.nodes[prev].async_window == 0) work->set_completed(slot_of(prev), key_of(prev), false);
     }
@@ -196,9 +208,12 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
       NodeId a = st.async_into[i]; // async slot reused w positions later: a C c
       work->set_completed(slot_of(a), key_of(a), false);
       work->set_completed(slot_of(a), key_of(a), true);
+      fresh = false;
     }
-    if (node.barrier && node.engine_position > 0)
+    if (node.barrier && node.engine_position > 0) {
       work->set_completed_prefix(node.engine, node.engine_position - 1);
+      fresh = false;
+    }
 
     const std::uint32_t begin = st.in_begin[c], end = st.in_begin[c + 1];
     if (options.mode == ReductionMode::Exact) {
@@ -208,8 +223,7 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
       // banks) is already merged: skipping it leaves via unchanged.
       for (std::uint32_t k = end; k-- > begin;) {
         NodeId y = g.edges[st.in_edges[k]].src;
-        if (state[y] && !work->has_completed(slot_of(y), key_of(y), track_issue))
-          work->merge(*state[y], track_issue);
+        if (!work->has_completed(slot_of(y), key_of(y), track_issue)) absorb(work, fresh, y);
       }
       // Pass 2: a candidate found in via is redundant.
       for (std::uint32_t k = begin; k < end; ++k) {
@@ -231,7 +245,7 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
       for (std::uint32_t k = begin; k < end; ++k) {
         const Edge& e = g.edges[st.in_edges[k]];
         NodeId y = e.src;
-        if (state[y]) work->merge(*state[y], track_issue);
+        absorb(work, fresh, y);
         bool completion = is_completion_edge(e);
         bool admitted = options.filter.admits(e.kinds);
         candidates += admitted;
