@@ -1,0 +1,140 @@
+//===- cli_test.cpp - The depreduce tool as a user runs it ---------------===//
+///
+/// Runs the built `depreduce` binary (DEPREDUCE_CLI) on files in a temporary
+/// folder and checks exit codes, messages and that nothing is half written.
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int code;
+  std::string out; ///< stdout and stderr together
+};
+
+Run run(const std::string& args) {
+  const char* cli = std::getenv("DEPREDUCE_CLI");
+  std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class Cli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("depreduce_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  fs::path dir_;
+};
+
+TEST_F(Cli, ReduceWritesReducedDotAndStats) {
+  std::string in = write("g.dot", "digraph g { a -> b; b -> c; a -> c; d }");
+  std::string out = (dir_ / "out.dot").string();
+  Run r = run("reduce " + in + " -o " + out + " --stats");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("removed: 1"), std::string::npos) << r.out;
+  std::string dot = slurp(out);
+  EXPECT_EQ(dot.find("\"a\" -> \"c\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("d"), std::string::npos);
+}
+
+TEST_F(Cli, CycleIsExitTwoNamingTheNodes) {
+  std::string in = write("cyc.dot", "digraph { x -> y; y -> z; z -> x; z -> w }");
+  Run r = run("reduce " + in);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("cycle"), std::string::npos) << r.out;
+  for (const char* n : {"'x'", "'y'", "'z'"}) EXPECT_NE(r.out.find(n), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("'w'"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, MalformedInputNamesFileAndLineAndLeavesOutputUntouched) {
+  std::string in = write("bad.dot", "digraph {\n a -> b;\n c -> ;\n}\n");
+  std::string out = write("keep.dot", "previous content\n");
+  Run r = run("reduce " + in + " -o " + out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("bad.dot:3"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(out), "previous content\n");
+}
+
+TEST_F(Cli, TruncatedStgNamesTheLine) {
+  std::string in = write("t.stg", "3\n0 0 0\n1 5 1 0\n");
+  Run r = run("reduce " + in);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("t.stg"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, SelfLoopWarnsOnce) {
+  std::string in = write("loop.dot", "digraph { a -> a; b -> b; a -> b }");
+  Run r = run("reduce " + in);
+  EXPECT_EQ(r.code, 0) << r.out;
+  std::size_t first = r.out.find("self-loop");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("self-loop", first + 1), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"a\" -> \"a\""), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, ExplainPrintsWitnessOrSaysNeeded) {
+  std::string in = write("e.dot", "digraph { a -> b; b -> c; a -> c }");
+  Run r = run("explain " + in + " a c");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("a -> b"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("b -> c"), std::string::npos) << r.out;
+  Run needed = run("explain " + in + " a b");
+  EXPECT_EQ(needed.code, 1) << needed.out;
+  Run missing = run("explain " + in + " c a");
+  EXPECT_EQ(missing.code, 2) << missing.out;
+}
+
+TEST_F(Cli, UsageErrorsAreExit64AndHelpWorks) {
+  EXPECT_EQ(run("reduce").code, 64);
+  EXPECT_EQ(run("reduce --no-such-flag x").code, 64);
+  EXPECT_EQ(run("--help").code, 0);
+  EXPECT_EQ(run("reduce --help").code, 0);
+  EXPECT_EQ(run("explain --help").code, 0);
+}
+
+TEST_F(Cli, BothImplementationsGiveTheSameOutput) {
+  std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c; c -> d; a -> d; x }");
+  Run opt = run("reduce " + in + " --impl optimized");
+  Run ref = run("reduce " + in + " --impl reference");
+  EXPECT_EQ(opt.code, 0);
+  EXPECT_EQ(opt.out, ref.out);
+}
+
+TEST_F(Cli, GenerateThenReduce) {
+  std::string out = (dir_ / "mm.dot").string();
+  Run g = run("generate matmul --size 300 --seed 2 -o " + out);
+  ASSERT_EQ(g.code, 0) << g.out;
+  Run r = run("reduce " + out + " --stats -o " + (dir_ / "r.dot").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cross-engine removed"), std::string::npos) << r.out;
+}
+
+} // namespace
