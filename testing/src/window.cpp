@@ -1,0 +1,252 @@
+//===- window.cpp - Window reducer adapters and stream generators ---------===//
+#include "depreduce/testing/window.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "depreduce/reference/window_reducer.hpp"
+
+namespace depreduce::testing {
+
+WindowRun WindowImpl::run(unsigned bl, const TaskStream& stream, const WindowOptions& options) const {
+  switch (bl) {
+  case 64: return run64(stream, options);
+  case 128: return run128(stream, options);
+  case 256: return run256(stream, options);
+  default: throw std::invalid_argument("window size must be 64, 128 or 256, not " + std::to_string(bl));
+  }
+}
+
+const std::vector<WindowImpl>& window_impls() {
+  static const std::vector<WindowImpl> impls = {
+      {"optimized", &depreduce::run_window<64>, &depreduce::run_window<128>, &depreduce::run_window<256>},
+      {"reference", &depreduce::reference::run_window<64>, &depreduce::reference::run_window<128>,
+       &depreduce::reference::run_window<256>},
+  };
+  return impls;
+}
+const WindowImpl& optimized_window() { return window_impls()[0]; }
+const WindowImpl& reference_window() { return window_impls()[1]; }
+
+namespace {
+
+/// Per-ring local-id bookkeeping shared by both generators: the runtime gives
+/// each ring's tasks consecutive local ids and maps them onto slots.
+struct RingClock {
+  std::vector<std::uint64_t> next_local;
+  std::uint32_t slots;
+  RingClock(std::uint32_t rings, std::uint32_t slots_per_ring) : next_local(rings, 0), slots(slots_per_ring) {}
+  /// Next task on \p ring: its TaskId and generation.
+  std::pair<TaskId, Generation> next(std::uint32_t ring) {
+    const std::uint64_t local = next_local[ring]++;
+    return {make_task_id(ring, static_cast<std::uint32_t>(local % slots)), static_cast<Generation>(local / slots)};
+  }
+};
+
+const DepSource kSources[] = {DepSource::Creator, DepSource::TensorMap, DepSource::Explicit};
+const unsigned kEdges[] = {64, 128, 256};
+
+} // namespace
+
+WindowCase random_stream(std::uint64_t seed, const StreamParams& p) {
+  std::mt19937_64 rng(seed);
+  auto pct = [&](unsigned percent) { return std::uniform_int_distribution<unsigned>(0, 99)(rng) < percent; };
+  auto uniform = [&](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
+
+  WindowCase out;
+  out.options.rings = std::max<std::uint32_t>(1, p.rings);
+  out.options.slots_per_ring = std::max<std::uint32_t>(1, p.slots_per_ring);
+  out.options.seq_width = p.seq_width;
+  out.options.initial_seq = p.initial_seq;
+  RingClock clock(out.options.rings, out.options.slots_per_ring);
+  std::uint32_t ring = 0;
+  out.stream.reserve(p.tasks);
+  for (std::size_t i = 0; i < p.tasks; ++i) {
+    if (pct(p.ring_switch_percent)) ring = static_cast<std::uint32_t>(uniform(0, out.options.rings - 1));
+    TaskRecord t;
+    std::tie(t.id, t.generation) = clock.next(ring);
+    const unsigned k = i == 0 ? 0 : static_cast<unsigned>(uniform(0, p.max_candidates));
+    for (unsigned c = 0; c < k; ++c) {
+      if (!t.candidates.empty() && pct(p.duplicate_percent)) {
+        Candidate dup = t.candidates[uniform(0, t.candidates.size() - 1)];
+        dup.source = kSources[uniform(0, 2)];
+        dup.flags = pct(50) ? FlagSet::wait() : FlagSet::retain();
+        t.candidates.push_back(dup);
+        continue;
+      }
+      std::uint64_t d;
+      const unsigned r = static_cast<unsigned>(uniform(0, 99));
+      if (r < p.near_percent) d = uniform(1, 6);
+      else if (r < p.near_percent + p.edge_percent) d = kEdges[uniform(0, 2)] - 2 + uniform(0, 4);
+      else d = uniform(1, i);
+      d = std::min<std::uint64_t>(d, i);
+      const TaskRecord& prod = out.stream[i - d];
+      Candidate cand;
+      cand.producer = prod.id;
+      cand.generation = prod.generation;
+      if (pct(p.stale_percent)) cand.generation = prod.generation + static_cast<Generation>(uniform(1, 2));
+      if (pct(p.retain_percent)) cand.flags = pct(50) ? (FlagSet::wait() | FlagSet::retain()) : FlagSet::retain();
+      cand.source = kSources[uniform(0, 2)];
+      t.candidates.push_back(cand);
+    }
+    std::shuffle(t.candidates.begin(), t.candidates.end(), rng);
+    out.stream.push_back(std::move(t));
+  }
+  return out;
+}
+
+namespace {
+/// Reads fuzzer bytes one at a time; past the end it yields zeros.
+class ByteReader {
+public:
+  ByteReader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  bool done() const { return pos_ >= size_; }
+  std::uint8_t next() { return pos_ < size_ ? data_[pos_++] : 0; }
+private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t pos_ = 0;
+};
+} // namespace
+
+WindowCase stream_from_bytes(const std::uint8_t* data, std::size_t size, std::size_t max_tasks) {
+  ByteReader in(data, size);
+  WindowCase out;
+  // Header: geometry and sequence width / start.
+  static const std::uint32_t kSlots[] = {3, 16, 64, 300, 16384};
+  out.options.rings = 1 + in.next() % 4u;
+  out.options.slots_per_ring = kSlots[in.next() % 5u];
+  const std::uint8_t seq = in.next();
+  out.options.seq_width = (seq & 1) ? 32 : 64;
+  if (seq & 2) { // start just before the wrap
+    const std::uint64_t top = out.options.seq_width == 32 ? 0xffffffffu : ~std::uint64_t{0};
+    out.options.initial_seq = top - (seq >> 2) % 16u;
+  }
+  RingClock clock(out.options.rings, out.options.slots_per_ring);
+  std::uint32_t ring = 0;
+  while (!in.done() && out.stream.size() < max_tasks) {
+    const std::size_t i = out.stream.size();
+    const std::uint8_t head = in.next();
+    if (head & 0x80) ring = (head >> 4) % out.options.rings;
+    TaskRecord t;
+    if (head == 0xff && i > 0) { // republish the previous task's (slot, generation): an error both twins must report
+      t.id = out.stream[i - 1].id;
+      t.generation = out.stream[i - 1].generation;
+    } else {
+      std::tie(t.id, t.generation) = clock.next(ring);
+    }
+    const unsigned k = i == 0 ? 0 : head % 9u;
+    for (unsigned c = 0; c < k; ++c) {
+      const std::uint8_t a = in.next(), b = in.next();
+      if (a == 0xff) { // a producer on a ring that does not exist: an error
+        t.candidates.push_back({make_task_id(out.options.rings, 0), 0, FlagSet::wait(), DepSource::Explicit});
+        continue;
+      }
+      const unsigned kind = a & 7u;
+      if (kind == 7 && !t.candidates.empty()) { // duplicate an earlier candidate from another source
+        Candidate dup = t.candidates[b % t.candidates.size()];
+        dup.source = kSources[(a >> 3) % 3u];
+        dup.flags = (a & 0x40) ? FlagSet::retain() : FlagSet::wait();
+        t.candidates.push_back(dup);
+        continue;
+      }
+      std::uint64_t d;
+      if (kind <= 2) d = 1 + b % 8u;                               // near
+      else if (kind == 3) d = kEdges[b % 3u] - 2 + (b / 3u) % 5u; // around a window edge
+      else if (kind == 4) d = 1 + b;                               // 1..256
+      else d = 1 + static_cast<std::uint64_t>(b) * 2;              // 1..511
+      d = std::min<std::uint64_t>(d, i);
+      const TaskRecord& prod = out.stream[i - d];
+      Candidate cand{prod.id, prod.generation, FlagSet::wait(), kSources[(a >> 3) % 3u]};
+      if (kind == 6) cand.generation += 1 + (b & 1); // stale: a generation the slot does not hold (now)
+      switch ((a >> 5) & 3u) {
+      case 0: case 1: break;
+      case 2: cand.flags = FlagSet::wait() | FlagSet::retain(); break;
+      case 3: cand.flags = (a & 0x80) ? FlagSet::retain() : FlagSet(); break;
+      }
+      t.candidates.push_back(cand);
+    }
+    out.stream.push_back(std::move(t));
+  }
+  return out;
+}
+
+TaskStream shuffled_candidates(const TaskStream& stream, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  TaskStream out = stream;
+  for (TaskRecord& t : out) std::shuffle(t.candidates.begin(), t.candidates.end(), rng);
+  return out;
+}
+
+Graph full_wait_graph(const TaskStream& stream) {
+  std::map<std::pair<TaskId, Generation>, NodeId> last; // (TaskId, generation) -> latest task
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const TaskRecord& t = stream[i];
+    for (const Candidate& c : t.candidates) {
+      if (!c.flags.has(Flag::Wait)) continue;
+      auto it = last.find({c.producer, c.generation});
+      if (it != last.end()) edges.emplace_back(it->second, static_cast<NodeId>(i));
+    }
+    last[{t.id, t.generation}] = static_cast<NodeId>(i);
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return graph_from_edges(static_cast<std::uint32_t>(stream.size()), edges);
+}
+
+namespace {
+std::string id_text(TaskId id, Generation g) {
+  return std::to_string(task_ring(id)) + ":" + std::to_string(task_slot(id)) + "@" + std::to_string(g);
+}
+std::string edge_text(const WindowEdge& e) {
+  return id_text(e.producer, e.producer_generation) + " d=" + std::to_string(e.distance) + " " + to_string(e.status) +
+         " " + to_string(e.input_flags) + "->" + (e.flags.empty() ? std::string("-") : to_string(e.flags)) + " [" +
+         to_string(e.sources) + "]";
+}
+} // namespace
+
+std::string describe(const TaskStream& stream, const WindowOptions& o) {
+  std::ostringstream s;
+  s << "options: rings=" << o.rings << " slots=" << o.slots_per_ring << " width=" << o.seq_width
+    << " initial_seq=" << o.initial_seq << " mode=" << to_string(o.mode) << "\n";
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    s << "  t" << i << " " << id_text(stream[i].id, stream[i].generation) << " <-";
+    for (const Candidate& c : stream[i].candidates)
+      s << " " << id_text(c.producer, c.generation) << "/" << to_string(c.flags) << "/" << to_string(SourceSet(c.source));
+    s << "\n";
+  }
+  return s.str();
+}
+
+std::string describe(const WindowRun& run) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < run.edges.size(); ++i) {
+    if (run.edges[i].empty()) continue;
+    s << "  t" << i << ":";
+    for (const WindowEdge& e : run.edges[i]) s << " {" << edge_text(e) << "}";
+    s << "\n";
+  }
+  return s.str();
+}
+
+std::string first_difference(const WindowRun& a, const WindowRun& b) {
+  if (a.edges.size() != b.edges.size())
+    return "task counts differ: " + std::to_string(a.edges.size()) + " vs " + std::to_string(b.edges.size());
+  for (std::size_t i = 0; i < a.edges.size(); ++i) {
+    if (a.edges[i] == b.edges[i]) continue;
+    std::string out = "task " + std::to_string(i) + ":\n  first: ";
+    for (const WindowEdge& e : a.edges[i]) out += "{" + edge_text(e) + "} ";
+    out += "\n  second:";
+    for (const WindowEdge& e : b.edges[i]) out += " {" + edge_text(e) + "}";
+    return out;
+  }
+  if (!(a.counters == b.counters)) return "counters differ";
+  return "";
+}
+
+} // namespace depreduce::testing
