@@ -174,7 +174,7 @@ private:
   }
   void node(const Loop& n, std::vector<std::string>* sn) {
     int_atom(n.trip, "trip count", true);
-    if (n.results.size() != n.iter_args.size() || n.yields.size() != n.iter_args.size())
+    if ((!n.results.empty() && n.results.size() != n.iter_args.size()) || n.yields.size() != n.iter_args.size())
       return fail("loop has " + std::to_string(n.iter_args.size()) + " iteration argument(s), " +
                   std::to_string(n.yields.size()) + " yielded value(s) and " +
                   std::to_string(n.results.size()) + " result(s); they must match");

@@ -237,12 +237,11 @@ private:
     walk(n.body, inner);
     loops_[loop_index_[idx]].last = next_ - 1;
     for (std::size_t k = 0; k < n.iter_args.size(); ++k) {
-      const ValueInfo& arg = values_.at(n.iter_args[k].name);
+      const ValueInfo arg = values_.at(n.iter_args[k].name);
+      if (arg.type == Type::TaskIdArray) classes_.unite(arg.node, node_of(n.yields[k]));
+      if (k >= n.results.size()) continue;
       define(n.results[k], arg.type, Def::LoopResult, ctx.loop_any);
-      if (arg.type == Type::TaskIdArray) {
-        classes_.unite(arg.node, node_of(n.yields[k]));
-        classes_.unite(arg.node, node_of(n.results[k]));
-      }
+      if (arg.type == Type::TaskIdArray) classes_.unite(arg.node, node_of(n.results[k]));
     }
   }
   void visit(const If& n, int, const Ctx& ctx) {

@@ -150,7 +150,7 @@ private:
       block(n.body);
       for (std::size_t k = 0; k < args.size(); ++k) args[k] = env_.at(n.yields[k]);
     }
-    for (std::size_t k = 0; k < args.size(); ++k) env_[n.results[k]] = args[k];
+    for (std::size_t k = 0; k < n.results.size(); ++k) env_[n.results[k]] = args[k];
   }
   void exec(const If& n) {
     std::int64_t a = int_of(n.cond.lhs), b = int_of(n.cond.rhs);

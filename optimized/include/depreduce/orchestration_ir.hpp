@@ -153,7 +153,8 @@ struct IterArg {
 /// Runs `body` `trip` times with `var` = 0..trip-1. Iteration argument k starts
 /// as `init` and takes the k-th yielded value after each iteration; result k
 /// is its final value (the init when the loop runs zero times).
-/// `results`, `iter_args` and `yields` have the same length.
+/// `iter_args` and `yields` have the same length; `results` too, or it is
+/// empty (the final values are dropped).
 struct Loop {
   std::vector<std::string> results;
   std::string var;

@@ -1,0 +1,802 @@
+//===- tests/phase_fence_test.cpp - ExpandManualPhaseFence, named shapes -===//
+///
+/// \file
+/// One test per compressed shape and per fallback shape of issue 6 / SPEC §7,
+/// each written in the text form. Every expected number (N, M, dynamic edges
+/// before and after) is derived by hand in the comment next to it; the
+/// interpreter oracle (reference/) must also find happens-before among the
+/// real tasks unchanged. Then the oracle itself, the parser's file:line:col
+/// errors and print/parse round trips.
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "depreduce/error.hpp"
+#include "depreduce/formats/orchestration_text.hpp"
+#include "depreduce/phase_fence.hpp"
+#include "depreduce/reference/phase_fence.hpp"
+
+namespace {
+
+using depreduce::FenceFallback;
+using depreduce::PhaseFenceSummary;
+using depreduce::formats::OrchestrationSyntaxError;
+using depreduce::formats::parse_orchestration;
+using depreduce::reference::TripCounts;
+namespace orch = depreduce::orch;
+
+/// A producer loop: `name` = an array of `n` slots, slot i = task produce_<name>(i).
+std::string producer(const std::string& name, int n) {
+  std::string s = std::to_string(n);
+  return "    " + name + "_0 = array(" + s + ")\n" +                               //
+         "    " + name + " = for i_" + name + " in parallel(" + s + ") iter(acc_" + name + " = " + name + "_0) {\n" +
+         "      t_" + name + " = submit(produce_" + name + ", [i_" + name + "])\n" +                        //
+         "      acc1_" + name + " = update(acc_" + name + ", i_" + name + ", t_" + name + ")\n" +          //
+         "      yield acc1_" + name + "\n" +                                                               //
+         "    }\n";
+}
+
+/// main() { manual { <body> } }
+std::string manual_main(const std::string& body, const std::string& params = "") {
+  return "orchestration func main(" + params + ") {\n  manual {\n" + body + "  }\n}\n";
+}
+
+struct FenceRun {
+  orch::Program before, after;
+  PhaseFenceSummary summary;
+  depreduce::reference::FenceComparison cmp;
+};
+
+FenceRun run(const std::string& text, const TripCounts& trips = {}) {
+  FenceRun r;
+  r.before = parse_orchestration(text, "test.orch");
+  r.after = depreduce::expand_manual_phase_fence(r.before, &r.summary);
+  r.cmp = depreduce::reference::compare_fence(r.before, r.after, trips);
+  EXPECT_TRUE(r.cmp.equivalent) << r.cmp.mismatch << "\n" << orch::print(r.after);
+  EXPECT_EQ(depreduce::check_phase_fence_invariants(r.after), "");
+  // Idempotent: a second run changes nothing and inserts nothing.
+  PhaseFenceSummary again;
+  EXPECT_EQ(depreduce::expand_manual_phase_fence(r.after, &again), r.after);
+  EXPECT_TRUE(again.barriers.empty());
+  return r;
+}
+
+/// Expects no barrier and every submit with deps kept for \p reason.
+void expect_fallback(const FenceRun& r, FenceFallback reason, std::size_t kept_submits) {
+  EXPECT_TRUE(r.summary.barriers.empty());
+  EXPECT_EQ(r.after, r.before);
+  ASSERT_EQ(r.summary.kept.size(), kept_submits);
+  for (const auto& k : r.summary.kept)
+    EXPECT_EQ(k.reason, reason) << k.submit << ": " << depreduce::fence_fallback_name(k.reason);
+  EXPECT_EQ(r.cmp.edges_after, r.cmp.edges_before);
+  EXPECT_EQ(r.cmp.dummies_after, 0u);
+}
+
+//===----------------------------------------------------------------------===//
+// Compressed shapes
+//===----------------------------------------------------------------------===//
+
+TEST(PhaseFenceCompress, ParallelLoopFourIterationsTwoSubmitsOnFourElementArray) {
+  FenceRun r = run(manual_main(producer("tids", 4) +
+                          "    for j in parallel(4) {\n"
+                          "      c0 = submit(consume, [j, 0], deps=[tids])\n"
+                          "      c1 = submit(consume, [j, 1], deps=[tids])\n"
+                          "    }\n"));
+  // N = 4, M = 4 iterations * 2 submits = 8: 4*8 = 32 direct edges become 4 + 8 = 12.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  const auto& b = r.summary.barriers[0];
+  EXPECT_EQ(b.name, "phase_fence_barrier_0");
+  EXPECT_EQ(b.array, "tids");
+  EXPECT_EQ(b.loop_var, "j");
+  EXPECT_EQ(b.n, 4u);
+  EXPECT_EQ(b.m, 8u);
+  EXPECT_EQ(b.sites, 2u);
+  EXPECT_EQ(b.saved(), 20u);
+  EXPECT_TRUE(r.summary.kept.empty());
+  EXPECT_EQ(r.cmp.edges_before, 32u);
+  EXPECT_EQ(r.cmp.edges_after, 12u);
+  EXPECT_EQ(r.cmp.dummies_after, 1u);
+  // The barrier is inserted right before the loop, marked, and the consumers
+  // now depend on it alone.
+  EXPECT_EQ(orch::print(r.after), manual_main(producer("tids", 4) +
+                                              "    phase_fence_barrier_0 = system.task_dummy() {dummy_task = true, "
+                                              "manual_dep_edges = [tids]}\n"
+                                              "    for j in parallel(4) {\n"
+                                              "      c0 = submit(consume, [j, 0], deps=[phase_fence_barrier_0])\n"
+                                              "      c1 = submit(consume, [j, 1], deps=[phase_fence_barrier_0])\n"
+                                              "    }\n"));
+}
+
+TEST(PhaseFenceCompress, ThreeByThreeSmallestProfitableSquare) {
+  FenceRun r = run(manual_main(producer("tids", 3) +
+                          "    for j in parallel(3) {\n"
+                          "      c = submit(consume, [j], deps=[tids])\n"
+                          "    }\n"));
+  // 3*3 = 9 edges become 3 + 3 = 6 (2x2 would be 4 -> 4, see Unprofitable).
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].n, 3u);
+  EXPECT_EQ(r.summary.barriers[0].m, 3u);
+  EXPECT_EQ(r.cmp.edges_before, 9u);
+  EXPECT_EQ(r.cmp.edges_after, 6u);
+}
+
+TEST(PhaseFenceCompress, TwoByThreeSavesExactlyOneEdge) {
+  // The threshold N*M - (N+M) >= 1: 2*3 = 6 edges become 2 + 3 = 5.
+  FenceRun r = run(manual_main(producer("tids", 2) +
+                          "    for j in parallel(3) {\n"
+                          "      c = submit(consume, [j], deps=[tids])\n"
+                          "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].saved(), 1u);
+  EXPECT_EQ(r.cmp.edges_before, 6u);
+  EXPECT_EQ(r.cmp.edges_after, 5u);
+}
+
+TEST(PhaseFenceCompress, StableDepHoistedOnceOutOfSequentialLoop) {
+  FenceRun r = run(manual_main(producer("tids", 4) +
+                          "    for s in seq(3) {\n"
+                          "      a = submit(stage_a, [s], deps=[tids])\n"
+                          "      b = submit(stage_b, [s], deps=[tids])\n"
+                          "    }\n"));
+  // N = 4, M = 3 * 2 = 6: 24 -> 10, and one dummy task for the whole loop,
+  // not one per iteration.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "s");
+  EXPECT_EQ(r.summary.barriers[0].m, 6u);
+  EXPECT_EQ(r.cmp.edges_before, 24u);
+  EXPECT_EQ(r.cmp.edges_after, 10u);
+  EXPECT_EQ(r.cmp.dummies_after, 1u);
+}
+
+TEST(PhaseFenceCompress, StableDepHoistedOutOfNestedLoops) {
+  FenceRun r = run(manual_main(producer("tids", 4) +
+                          "    for a in seq(2) {\n"
+                          "      head = submit(head, [a], deps=[tids])\n"
+                          "      for b in seq(3) {\n"
+                          "        c = submit(consume, [a, b], deps=[tids])\n"
+                          "      }\n"
+                          "    }\n"));
+  // Both submits hoist to the outer loop: M = 2*1 + 2*3 = 8, N = 4:
+  // 32 -> 12, one barrier before `a` serving both sites.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "a");
+  EXPECT_EQ(r.summary.barriers[0].m, 8u);
+  EXPECT_EQ(r.summary.barriers[0].sites, 2u);
+  EXPECT_EQ(r.cmp.edges_before, 32u);
+  EXPECT_EQ(r.cmp.edges_after, 12u);
+  EXPECT_EQ(r.cmp.dummies_after, 1u);
+}
+
+TEST(PhaseFenceCompress, ParallelInsideSequential) {
+  FenceRun r = run(manual_main(producer("tids", 2) +
+                          "    for s in seq(3) {\n"
+                          "      for p in parallel(4) {\n"
+                          "        c = submit(consume, [s, p], deps=[tids])\n"
+                          "      }\n"
+                          "    }\n"));
+  // N = 2, M = 3*4 = 12: 24 -> 14, hoisted out of the sequential loop.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "s");
+  EXPECT_EQ(r.summary.barriers[0].m, 12u);
+  EXPECT_EQ(r.cmp.edges_before, 24u);
+  EXPECT_EQ(r.cmp.edges_after, 14u);
+}
+
+TEST(PhaseFenceCompress, TwoArraysWithSeparateConsumersGetTwoBarriers) {
+  FenceRun r = run(manual_main(producer("tids", 4) + producer("aux", 3) +
+                          "    for j in parallel(4) {\n"
+                          "      a = submit(use_tids, [j], deps=[tids])\n"
+                          "      b = submit(use_aux, [j], deps=[aux])\n"
+                          "    }\n"));
+  // tids: N=4, M=4 (16 -> 8); aux: N=3, M=4 (12 -> 7). Total 28 -> 15.
+  ASSERT_EQ(r.summary.barriers.size(), 2u);
+  EXPECT_EQ(r.summary.barriers[0].name, "phase_fence_barrier_0");
+  EXPECT_EQ(r.summary.barriers[0].array, "tids");
+  EXPECT_EQ(r.summary.barriers[0].n, 4u);
+  EXPECT_EQ(r.summary.barriers[1].name, "phase_fence_barrier_1");
+  EXPECT_EQ(r.summary.barriers[1].array, "aux");
+  EXPECT_EQ(r.summary.barriers[1].n, 3u);
+  EXPECT_EQ(r.summary.barriers[1].m, 4u);
+  EXPECT_EQ(r.cmp.edges_before, 28u);
+  EXPECT_EQ(r.cmp.edges_after, 15u);
+  EXPECT_EQ(r.cmp.dummies_after, 2u);
+}
+
+TEST(PhaseFenceCompress, DoubleBufferedPhasesReadOneArrayWriteAnother) {
+  FenceRun r = run(manual_main(producer("tids", 4) +
+                          "    nxt_0 = array(4)\n"
+                          "    nxt = for j in parallel(4) iter(buf = nxt_0) {\n"
+                          "      c = submit(step, [j], deps=[tids])\n"
+                          "      buf1 = update(buf, j, c)\n"
+                          "      yield buf1\n"
+                          "    }\n"
+                          "    for k in parallel(3) {\n"
+                          "      d = submit(finish, [k], deps=[nxt])\n"
+                          "    }\n"));
+  // Phase 1 reads tids (stable) and writes the other carrier nxt: N=4, M=4,
+  // 16 -> 8. Phase 2 reads the filled nxt: N=4, M=3, 12 -> 7. 28 -> 15.
+  ASSERT_EQ(r.summary.barriers.size(), 2u);
+  EXPECT_EQ(r.summary.barriers[0].array, "tids");
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "j");
+  EXPECT_EQ(r.summary.barriers[1].array, "nxt");
+  EXPECT_EQ(r.summary.barriers[1].m, 3u);
+  EXPECT_EQ(r.cmp.edges_before, 28u);
+  EXPECT_EQ(r.cmp.edges_after, 15u);
+}
+
+TEST(PhaseFenceCompress, DynamicSequentialLoopCountsOneIteration) {
+  // A sequential loop with a dynamic trip count is costed per iteration
+  // (M = 2 submits, N = 4: (N-1)(M-1) = 3 >= 2). With n = 3 at run time:
+  // 4*6 = 24 edges become 4 + 6 = 10.
+  FenceRun r = run(manual_main(producer("tids", 4) +
+                              "    for s in seq(n) {\n"
+                              "      a = submit(stage_a, [s], deps=[tids])\n"
+                              "      b = submit(stage_b, [s], deps=[tids])\n"
+                              "    }\n",
+                          "n"),
+              {{"n", 3}});
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].m, 2u);
+  EXPECT_EQ(r.cmp.edges_before, 24u);
+  EXPECT_EQ(r.cmp.edges_after, 10u);
+}
+
+TEST(PhaseFenceCompress, StableOuterIterArgCompressesForInnerLoop) {
+  // `cur` is the outer loop's own iteration argument (kept there), but for the
+  // inner loop it is a stable array defined outside: the barrier goes inside
+  // the outer body, before the inner loop, once per outer iteration.
+  FenceRun r = run(manual_main(producer("tids", 3) +
+                          "    for o in seq(2) iter(cur = tids) {\n"
+                          "      for j in parallel(3) {\n"
+                          "        c = submit(consume, [o, j], deps=[cur])\n"
+                          "      }\n"
+                          "      yield cur\n"
+                          "    }\n"));
+  // Per outer iteration: N=3, M=3, 9 -> 6; two outer iterations: 18 -> 12.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "j");
+  EXPECT_EQ(r.cmp.edges_before, 18u);
+  EXPECT_EQ(r.cmp.edges_after, 12u);
+  EXPECT_EQ(r.cmp.dummies_after, 2u);
+}
+
+//===----------------------------------------------------------------------===//
+// Fallback shapes: direct deps kept
+//===----------------------------------------------------------------------===//
+
+TEST(PhaseFenceFallback, ScalarDep) {
+  FenceRun r = run(manual_main("    t0 = submit(init, [])\n"
+                          "    for j in parallel(4) {\n"
+                          "      c0 = submit(consume, [j], deps=[t0])\n"
+                          "      c1 = submit(consume, [j], deps=[t0])\n"
+                          "    }\n"));
+  expect_fallback(r, FenceFallback::ScalarDep, 2);
+  EXPECT_EQ(r.cmp.edges_before, 8u); // 8 consumers, one edge each
+}
+
+TEST(PhaseFenceFallback, MixedScalarAndArrayDeps) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    t0 = submit(init, [])\n"
+                                                 "    for j in parallel(4) {\n"
+                                                 "      c0 = submit(consume, [j], deps=[t0, tids])\n"
+                                                 "      c1 = submit(consume, [j], deps=[tids, t0])\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::MixedDeps, 2);
+  EXPECT_EQ(r.cmp.edges_before, 40u); // 8 consumers * (4 + 1)
+}
+
+TEST(PhaseFenceFallback, TwoArraysOnOneSubmit) {
+  FenceRun r = run(manual_main(producer("tids", 4) + producer("aux", 3) +
+                          "    for j in parallel(4) {\n"
+                          "      c = submit(consume, [j], deps=[tids, aux])\n"
+                          "    }\n"));
+  expect_fallback(r, FenceFallback::MultipleArrays, 1);
+  EXPECT_EQ(r.cmp.edges_before, 28u); // 4 consumers * (4 + 3)
+}
+
+TEST(PhaseFenceFallback, PartialSlot) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in parallel(4) {\n"
+                                                 "      prev = tids[j]\n"
+                                                 "      c0 = submit(consume, [j], deps=[prev])\n"
+                                                 "      c1 = submit(consume, [j], deps=[prev])\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::PartialSlot, 2);
+  EXPECT_EQ(r.cmp.edges_before, 8u);
+}
+
+TEST(PhaseFenceFallback, LoopOwnIterationArgumentArray) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in seq(4) iter(cur = tids) {\n"
+                                                 "      c0 = submit(consume, [j], deps=[cur])\n"
+                                                 "      c1 = submit(consume, [j], deps=[cur])\n"
+                                                 "      yield cur\n"
+                                                 "    }\n"));
+  // The result of this loop is unused; the consumers stay direct: 8*4 = 32.
+  expect_fallback(r, FenceFallback::LoopIterArg, 2);
+  EXPECT_EQ(r.cmp.edges_before, 32u);
+}
+
+TEST(PhaseFenceFallback, ArrayDefinedInBody) {
+  FenceRun r = run(manual_main("    for j in seq(3) {\n"
+                          "      fresh = array(4)\n"
+                          "      t = submit(produce, [j])\n"
+                          "      f1 = update(fresh, 0, t)\n"
+                          "      c0 = submit(consume, [j], deps=[f1])\n"
+                          "      c1 = submit(consume, [j], deps=[fresh])\n"
+                          "    }\n"));
+  expect_fallback(r, FenceFallback::DefinedInBody, 2);
+  EXPECT_EQ(r.cmp.edges_before, 6u); // each consumer sees one filled slot
+}
+
+TEST(PhaseFenceFallback, ArrayUpdatedInBody) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in seq(4) {\n"
+                                                 "      c = submit(consume, [j], deps=[tids])\n"
+                                                 "      d = submit(consume2, [j], deps=[tids])\n"
+                                                 "      u = update(tids, j, c)\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::UpdatedInBody, 2);
+  EXPECT_EQ(r.cmp.edges_before, 32u); // slots are replaced, never emptied: 8 * 4
+}
+
+TEST(PhaseFenceFallback, ParallelLoopUpdatingItsOwnDepArray) {
+  // pl.parallel does not weaken explicit deps: reading deps=[tids] while
+  // writing tids[branch] keeps the direct deps.
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in parallel(4) iter(a = tids) {\n"
+                                                 "      c = submit(consume, [j], deps=[tids])\n"
+                                                 "      d = submit(consume2, [j], deps=[tids])\n"
+                                                 "      a1 = update(a, j, c)\n"
+                                                 "      yield a1\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 2);
+}
+
+TEST(PhaseFenceFallback, ArrayUpdatedThroughTransitiveIterArgAlias) {
+  // `view` aliases tids through a loop result; the consumer loop updates
+  // `view` in a nested loop, which writes tids' storage.
+  FenceRun r = run(manual_main(producer("tids", 4) + "    view = for v in seq(1) iter(x = tids) {\n"
+                                                 "      yield x\n"
+                                                 "    }\n"
+                                                 "    for j in seq(2) {\n"
+                                                 "      c = submit(consume, [j], deps=[tids])\n"
+                                                 "      d = submit(consume2, [j], deps=[tids])\n"
+                                                 "      for k in seq(1) iter(y = view) {\n"
+                                                 "        y1 = update(y, j, c)\n"
+                                                 "        yield y1\n"
+                                                 "      }\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 2);
+}
+
+TEST(PhaseFenceFallback, NestedLoopReturnValueUsedAsDep) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for o in seq(3) {\n"
+                                                 "      r = for i in seq(2) iter(a = tids) {\n"
+                                                 "        yield a\n"
+                                                 "      }\n"
+                                                 "      c0 = submit(consume, [o], deps=[r])\n"
+                                                 "      c1 = submit(consume, [o], deps=[r])\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::ReturnValue, 2);
+  EXPECT_EQ(r.cmp.edges_before, 24u);
+}
+
+TEST(PhaseFenceFallback, IfReturnValueUsedAsDep) {
+  FenceRun r = run(manual_main(producer("tids", 4) + producer("aux", 4) +
+                          "    for o in seq(3) {\n"
+                          "      r = if o < 1 {\n"
+                          "        yield tids\n"
+                          "      } else {\n"
+                          "        yield aux\n"
+                          "      }\n"
+                          "      c0 = submit(consume, [o], deps=[r])\n"
+                          "      c1 = submit(consume, [o], deps=[r])\n"
+                          "    }\n"));
+  expect_fallback(r, FenceFallback::ReturnValue, 2);
+  EXPECT_EQ(r.cmp.edges_before, 24u);
+}
+
+TEST(PhaseFenceFallback, IfResultDefinedOutsideLoopIsUnresolved) {
+  FenceRun r = run(manual_main(producer("tids", 4) + producer("aux", 4) +
+                              "    r = if n > 0 {\n"
+                              "      yield tids\n"
+                              "    } else {\n"
+                              "      yield aux\n"
+                              "    }\n"
+                              "    for j in parallel(4) {\n"
+                              "      c = submit(consume, [j], deps=[r])\n"
+                              "    }\n",
+                          "n"),
+              {{"n", 1}});
+  expect_fallback(r, FenceFallback::UnresolvedArray, 1);
+}
+
+TEST(PhaseFenceFallback, DynamicArrayLengthIsUnresolved) {
+  FenceRun r = run(manual_main("    tids_0 = array(n)\n"
+                          "    t = submit(produce, [])\n"
+                          "    tids = update(tids_0, 0, t)\n"
+                          "    for j in parallel(4) {\n"
+                          "      c = submit(consume, [j], deps=[tids])\n"
+                          "    }\n",
+                          "n"),
+              {{"n", 4}});
+  expect_fallback(r, FenceFallback::UnresolvedArray, 1);
+}
+
+TEST(PhaseFenceFallback, KnownZeroTripLoop) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for s in seq(0) {\n"
+                                                 "      c0 = submit(consume, [s], deps=[tids])\n"
+                                                 "      c1 = submit(consume, [s], deps=[tids])\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::ZeroTrip, 2);
+  EXPECT_EQ(r.cmp.edges_before, 0u);
+}
+
+TEST(PhaseFenceFallback, KnownZeroTripOuterLoop) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for s in seq(0) {\n"
+                                                 "      for j in parallel(4) {\n"
+                                                 "        c = submit(consume, [s, j], deps=[tids])\n"
+                                                 "      }\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::ZeroTrip, 1);
+}
+
+TEST(PhaseFenceFallback, DynamicTripCountInParallelLoop) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in parallel(n) {\n"
+                                                 "      c0 = submit(consume, [j], deps=[tids])\n"
+                                                 "      c1 = submit(consume, [j], deps=[tids])\n"
+                                                 "    }\n",
+                          "n"),
+              {{"n", 4}});
+  expect_fallback(r, FenceFallback::DynamicParallelTrip, 2);
+  EXPECT_EQ(r.cmp.edges_before, 32u);
+}
+
+TEST(PhaseFenceFallback, NToOneFanout) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in seq(1) {\n"
+                                                 "      c = submit(consume, [j], deps=[tids])\n"
+                                                 "    }\n"));
+  // N=4, M=1: 4 edges either way plus a dummy would cost 5.
+  expect_fallback(r, FenceFallback::Unprofitable, 1);
+  EXPECT_EQ(r.cmp.edges_before, 4u);
+}
+
+TEST(PhaseFenceFallback, TwoByTwoFanout) {
+  FenceRun r = run(manual_main(producer("tids", 2) + "    for j in parallel(2) {\n"
+                                                 "      c = submit(consume, [j], deps=[tids])\n"
+                                                 "    }\n"));
+  // 2*2 = 4 = 2+2: no saving.
+  expect_fallback(r, FenceFallback::Unprofitable, 1);
+  EXPECT_EQ(r.cmp.edges_before, 4u);
+}
+
+TEST(PhaseFenceFallback, AutomaticScope) {
+  FenceRun r = run("orchestration func main() {\n  auto {\n" + producer("tids", 4) +
+              "    for j in parallel(4) {\n"
+              "      c0 = submit(consume, [j], deps=[tids])\n"
+              "      c1 = submit(consume, [j], deps=[tids])\n"
+              "    }\n  }\n}\n");
+  expect_fallback(r, FenceFallback::NotManualScope, 2);
+}
+
+TEST(PhaseFenceFallback, AutomaticScopeInsideManualScope) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    auto {\n"
+                                                 "      for j in parallel(4) {\n"
+                                                 "        c0 = submit(consume, [j], deps=[tids])\n"
+                                                 "        c1 = submit(consume, [j], deps=[tids])\n"
+                                                 "      }\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::NotManualScope, 2);
+}
+
+TEST(PhaseFenceFallback, NonOrchestrationFunction) {
+  FenceRun r = run("kernel func tile() {\n  manual {\n" + producer("tids", 4) +
+              "    for j in parallel(4) {\n"
+              "      c0 = submit(consume, [j], deps=[tids])\n"
+              "      c1 = submit(consume, [j], deps=[tids])\n"
+              "    }\n  }\n}\n");
+  expect_fallback(r, FenceFallback::NotOrchestration, 2);
+  EXPECT_EQ(r.cmp.edges_before, 32u); // the interpreter runs kernel bodies too
+}
+
+TEST(PhaseFenceFallback, ConsumerUnderIfInsideLoop) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    for j in parallel(4) {\n"
+                                                 "      if j < 2 {\n"
+                                                 "        c0 = submit(consume, [j], deps=[tids])\n"
+                                                 "        c1 = submit(consume, [j], deps=[tids])\n"
+                                                 "      }\n"
+                                                 "    }\n"));
+  expect_fallback(r, FenceFallback::InsideIf, 2);
+  EXPECT_EQ(r.cmp.edges_before, 16u); // j = 0, 1 only
+}
+
+TEST(PhaseFenceFallback, StraightLineConsumersOutsideLoops) {
+  FenceRun r = run(manual_main(producer("tids", 4) + "    c0 = submit(consume, [0], deps=[tids])\n"
+                                                 "    c1 = submit(consume, [1], deps=[tids])\n"
+                                                 "    c2 = submit(consume, [2], deps=[tids])\n"));
+  expect_fallback(r, FenceFallback::NotInLoop, 3);
+}
+
+TEST(PhaseFence, MixOfShapesKeepsEachDecisionAndNumbersBarriersInOrder) {
+  // The second function already uses phase_fence_barrier_0; numbering skips it.
+  FenceRun r = run("orchestration func first() {\n  manual {\n" + producer("tids", 3) +
+              "    for j in parallel(3) {\n"
+              "      c = submit(consume, [j], deps=[tids])\n"
+              "      p = tids[j]\n"
+              "      d = submit(consume, [j], deps=[p])\n"
+              "    }\n  }\n}\n\n"
+              "orchestration func second() {\n  manual {\n" +
+              producer("xs", 3) +
+              "    phase_fence_barrier_0 = system.task_dummy() {dummy_task = true, manual_dep_edges = [xs]}\n"
+              "    for j in parallel(3) {\n"
+              "      e = submit(consume, [j], deps=[xs])\n"
+              "    }\n  }\n}\n");
+  ASSERT_EQ(r.summary.barriers.size(), 2u);
+  EXPECT_EQ(r.summary.barriers[0].function, "first");
+  EXPECT_EQ(r.summary.barriers[0].name, "phase_fence_barrier_1");
+  EXPECT_EQ(r.summary.barriers[1].function, "second");
+  EXPECT_EQ(r.summary.barriers[1].name, "phase_fence_barrier_2");
+  ASSERT_EQ(r.summary.kept.size(), 1u);
+  EXPECT_EQ(r.summary.kept[0].submit, "d");
+  EXPECT_EQ(r.summary.kept[0].reason, FenceFallback::PartialSlot);
+  // first: 9 -> 6 for c, plus 3 partial-slot edges; second: user dummy 3 edges,
+  // 9 -> 6 for e. Before 9+3+3+9 = 24, after 6+3+3+6 = 18.
+  EXPECT_EQ(r.cmp.edges_before, 24u);
+  EXPECT_EQ(r.cmp.edges_after, 18u);
+}
+
+//===----------------------------------------------------------------------===//
+// The oracle: it must reject unsafe rewrites, or the tests above prove nothing
+//===----------------------------------------------------------------------===//
+
+TEST(PhaseFenceOracle, RejectsBarrierHoistedOverAnUpdatedArray) {
+  const std::string body_tail = "      u = update(tids, j, c)\n"
+                                "    }\n";
+  orch::Program direct = parse_orchestration(manual_main(producer("tids", 3) + "    for j in seq(3) {\n"
+                                                                                "      c = submit(consume, [j], deps=[tids])\n" +
+                                                         body_tail));
+  orch::Program unsafe = parse_orchestration(
+      manual_main(producer("tids", 3) +
+                  "    b = system.task_dummy() {dummy_task = true, manual_dep_edges = [tids]}\n"
+                  "    for j in seq(3) {\n"
+                  "      c = submit(consume, [j], deps=[b])\n" +
+                  body_tail));
+  auto cmp = depreduce::reference::compare_fence(direct, unsafe);
+  // Directly, consume(1) waits for consume(0) (written into slot 0); through
+  // the early barrier it does not.
+  EXPECT_FALSE(cmp.equivalent);
+  EXPECT_NE(cmp.mismatch.find("lost"), std::string::npos) << cmp.mismatch;
+}
+
+TEST(PhaseFenceOracle, DynamicGraphOfASmallProgram) {
+  orch::Program p = parse_orchestration(manual_main("    a = array(3)\n"
+                                                    "    t0 = submit(k, [7])\n"
+                                                    "    a1 = update(a, 1, t0)\n"
+                                                    "    b = system.task_dummy() {dummy_task = true, manual_dep_edges = [a1]}\n"
+                                                    "    for i in seq(2) {\n"
+                                                    "      c = submit(k, [i], deps=[b])\n"
+                                                    "    }\n"
+                                                    "    e = a[0]\n"
+                                                    "    f = submit(k, [], deps=[e])\n"));
+  auto g = depreduce::reference::interpret(p);
+  // Tasks: 0 k(7); 1 dummy (waits for 0; slots 0 and 2 are empty); 2 k(0) and
+  // 3 k(1) wait for 1; 4 k() depends on an empty slot, so on nothing.
+  ASSERT_EQ(g.tasks.size(), 5u);
+  EXPECT_EQ(g.tasks[0].label, "k(7)");
+  EXPECT_TRUE(g.tasks[1].dummy);
+  EXPECT_EQ(g.tasks[1].deps, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(g.tasks[3].label, "k(1)");
+  EXPECT_EQ(g.tasks[3].deps, (std::vector<std::uint32_t>{1}));
+  EXPECT_TRUE(g.tasks[4].deps.empty());
+  EXPECT_EQ(g.edge_count(), 3u);
+  EXPECT_EQ(g.real_task_count(), 4u);
+  // Real ordinals: k(7)=0, k(0)=1, k(1)=2, k()=3; HB goes through the dummy.
+  using HB = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  EXPECT_EQ(depreduce::reference::real_happens_before(g), (HB{{0, 1}, {0, 2}}));
+}
+
+TEST(PhaseFenceOracle, BadRunsAreInputErrors) {
+  orch::Program needs_n = parse_orchestration(manual_main("    for i in seq(n) {\n"
+                                                          "      c = submit(k, [i])\n"
+                                                          "    }\n",
+                                                          "n"));
+  EXPECT_THROW(depreduce::reference::interpret(needs_n), depreduce::InputError);
+  EXPECT_THROW(depreduce::reference::interpret(needs_n, {{"n", -1}}), depreduce::InputError);
+  depreduce::reference::InterpretLimits small;
+  small.max_tasks = 5;
+  EXPECT_THROW(depreduce::reference::interpret(needs_n, {{"n", 6}}, small), depreduce::InputError);
+  EXPECT_EQ(depreduce::reference::interpret(needs_n, {{"n", 5}}, small).tasks.size(), 5u);
+  orch::Program out_of_range = parse_orchestration(manual_main("    a = array(2)\n"
+                                                               "    t = submit(k, [])\n"
+                                                               "    a1 = update(a, 2, t)\n"));
+  try {
+    depreduce::reference::interpret(out_of_range);
+    FAIL() << "expected an InputError";
+  } catch (const depreduce::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("index 2 out of range"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PhaseFence, RejectsInvalidProgramBuiltInCode) {
+  orch::Program p;
+  orch::Function f;
+  f.name = "main";
+  orch::Submit s;
+  s.kernel = "k";
+  s.deps = {"nowhere"};
+  f.body.push_back(orch::Stmt{s});
+  p.functions.push_back(f);
+  try {
+    depreduce::expand_manual_phase_fence(p);
+    FAIL() << "expected an InputError";
+  } catch (const depreduce::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "<program>: function 'main', statement 0: use of undefined name 'nowhere'");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Parser: file:line:col errors
+//===----------------------------------------------------------------------===//
+
+struct ParseErrorCase {
+  const char* text;
+  std::uint32_t line, col;
+  const char* message;
+};
+
+TEST(OrchestrationText, ErrorsNameFileLineAndColumn) {
+  const ParseErrorCase cases[] = {
+      {"orchestration func main() {\n  x = array(4\n}\n", 3, 1, "expected ')', found '}'"},
+      {"orchestration func main() {\n  manual {\n    c = submit(k, [], deps=[nope])\n  }\n}\n", 3, 5,
+       "use of undefined name 'nope'"},
+      {"orchestration func main() {\n  a = array(1)\n  a = array(2)\n}\n", 3, 3, "'a' is defined twice"},
+      {"orchestration func main() {\n  a = array(1) $\n}\n", 2, 16, "unexpected character '$'"},
+      {"orchestration func main() {\n  manual {\n", 3, 1, "expected '}' to close the block opened at 2:10"},
+      {"kernel func f(n) {\n  for i in seq(n) {\n    c = submit(k, [], deps=[i])\n  }\n}\n", 3, 5,
+       "dep 'i' must be a TaskId or an Array[TASK_ID], not Int"},
+      {"orchestration func main() {\n  a = array(1)\n  r = for i in seq(2) iter(x = a) {\n  }\n}\n", 3, 3,
+       "loop has 1 iteration argument(s), 0 yielded value(s) and 1 result(s); they must match"},
+      {"orchestration func main() {\n  t = submit(k, []) {manual_dep_edges = [t]}\n}\n", 2, 3,
+       "manual_dep_edges is only allowed on system.task_dummy (use deps=[...])"},
+      {"orchestration func main() {\n  a = array(99999999999999999999)\n}\n", 2, 13,
+       "number 99999999999999999999 is out of range"},
+      {"orchestration func main() {\n  for = array(1)\n}\n", 2, 7, "expected a loop variable, found '='"},
+      {"func main() {}\n", 1, 1, "expected 'orchestration' or 'kernel' to start a function, found 'func'"},
+      {"orchestration func main() {\n  yield a\n}\n", 2, 3, "'yield' is only allowed at the end of a loop or if body"},
+      {"orchestration func main() {}\norchestration func main() {}\n", 2, 1, "function 'main' defined twice"},
+      {"orchestration func main() {\n  a = array(-1)\n}\n", 2, 3, "array length must be >= 0"},
+      {"orchestration func main() {\n  t = submit(k, [])\n  r = if 1 < 2 {\n    yield t\n  }\n}\n", 3, 3,
+       "if has 1 result(s); each branch must exist and yield that many values"},
+  };
+  for (const ParseErrorCase& c : cases) {
+    try {
+      parse_orchestration(c.text, "bad.orch");
+      ADD_FAILURE() << "no error for:\n" << c.text;
+    } catch (const OrchestrationSyntaxError& e) {
+      EXPECT_EQ(e.file(), "bad.orch");
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_EQ(e.column(), c.col) << e.what();
+      EXPECT_EQ(e.problem(), c.message);
+      EXPECT_EQ(std::string(e.what()),
+                "bad.orch:" + std::to_string(c.line) + ":" + std::to_string(c.col) + ": " + c.message);
+    }
+  }
+}
+
+TEST(OrchestrationText, DeepNestingIsAnErrorNotAStackOverflow) {
+  std::string text = "orchestration func main() {\n";
+  for (int i = 0; i < 1000; ++i) text += "manual {\n";
+  try {
+    parse_orchestration(text, "deep.orch");
+    FAIL() << "expected an error";
+  } catch (const OrchestrationSyntaxError& e) {
+    // Block 129 (the function body is block 1) opens on line 129, column 8.
+    EXPECT_EQ(e.line(), 129u);
+    EXPECT_EQ(e.column(), 8u);
+    EXPECT_EQ(e.problem(), "nesting deeper than 128 levels");
+  }
+}
+
+TEST(OrchestrationText, UnreadableFileIsAnInputError) {
+  EXPECT_THROW(depreduce::formats::read_orchestration("/nonexistent/x.orch"), depreduce::InputError);
+}
+
+//===----------------------------------------------------------------------===//
+// Round trips
+//===----------------------------------------------------------------------===//
+
+/// Every construct, already in canonical form: print(parse(text)) == text.
+const char* kCanonical = R"(orchestration func main(n, m) {
+  manual {
+    tids_0 = array(4)
+    tids = for i in parallel(4) iter(acc = tids_0) {
+      t = submit(produce, [i, n, -3])
+      acc1 = update(acc, i, t)
+      yield acc1
+    }
+    first = submit(seed, [])
+    last, fin = for s in seq(n) iter(prev = first, arr = tids) {
+      x = submit(step, [s], deps=[prev]) {priority = 2, tag = true}
+      slot = arr[s]
+      y = submit(step, [s], deps=[slot, arr])
+      arr1 = update(arr, 0, x)
+      yield x, arr1
+    }
+    pick = if m >= 2 {
+      yield last
+    } else {
+      yield first
+    }
+    if n != 0 {
+      submit(note, [n], deps=[pick])
+    }
+    fence = system.task_dummy() {dummy_task = true, manual_dep_edges = [fin, pick]}
+    auto {
+      z = submit(after, [], deps=[fence])
+    }
+  }
+}
+
+kernel func tile() {
+}
+)";
+
+TEST(OrchestrationText, CanonicalTextOfEveryConstructPrintsBackUnchanged) {
+  orch::Program p = parse_orchestration(kCanonical);
+  EXPECT_EQ(orch::print(p), kCanonical);
+  ASSERT_EQ(p.functions.size(), 2u);
+  EXPECT_EQ(p.functions[1].kind, orch::FunctionKind::Kernel);
+  const auto& scope = std::get<orch::Scope>(p.functions[0].body[0].node);
+  const auto& loop = std::get<orch::Loop>(scope.body[3].node);
+  EXPECT_EQ(loop.results, (std::vector<std::string>{"last", "fin"}));
+  EXPECT_EQ(std::get<std::string>(loop.trip), "n");
+  EXPECT_EQ(loop.iter_args[1].init, "tids");
+}
+
+TEST(OrchestrationText, CommentsAndLayoutDoNotMatter) {
+  orch::Program a = parse_orchestration(kCanonical);
+  std::string messy = "# a comment\n";
+  for (char c : std::string(kCanonical)) {
+    messy += c;
+    if (c == '\n') messy += "   # trailing\n\t";
+  }
+  EXPECT_EQ(parse_orchestration(messy), a);
+}
+
+TEST(OrchestrationText, CorpusProgramsRoundTripAndKeepHappensBefore) {
+  namespace fs = std::filesystem;
+  const char* root = std::getenv("DEPREDUCE_SOURCE_DIR");
+  fs::path dir = fs::path(root ? root : ".") / "corpus" / "orchestration";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir;
+  std::size_t files = 0, barriers = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".orch") continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const std::string text = buf.str();
+    // Trip counts for the oracle: lines "# trip NAME=VALUE".
+    TripCounts trips;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("# trip ", 0) == 0) {
+        auto eq = line.find('=');
+        trips[line.substr(7, eq - 7)] = std::stoll(line.substr(eq + 1));
+      }
+    orch::Program p = parse_orchestration(text, entry.path().string());
+    std::string printed = orch::print(p);
+    EXPECT_EQ(parse_orchestration(printed), p) << entry.path();
+    EXPECT_EQ(orch::print(parse_orchestration(printed)), printed) << entry.path();
+    PhaseFenceSummary s;
+    orch::Program q = depreduce::expand_manual_phase_fence(p, &s);
+    barriers += s.barriers.size();
+    auto cmp = depreduce::reference::compare_fence(p, q, trips);
+    EXPECT_TRUE(cmp.equivalent) << entry.path() << ": " << cmp.mismatch;
+  }
+  EXPECT_GE(files, 8u);
+  EXPECT_GE(barriers, 8u);
+}
+
+} // namespace
