@@ -41,7 +41,6 @@
 #define DEPREDUCE_WINDOW_REDUCER_HPP
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -304,7 +303,7 @@ public:
   constexpr std::uint64_t word(unsigned i) const noexcept { return i < kWords ? words_[i] : 0; }
   friend constexpr bool operator==(const WindowBitmap&, const WindowBitmap&) = default;
 private:
-  std::array<std::uint64_t, kWords> words_{};
+  std::uint64_t words_[kWords] = {};
 };
 
 //===----------------------------------------------------------------------===//

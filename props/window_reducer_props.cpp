@@ -1,0 +1,134 @@
+//===- window_reducer_props.cpp - Properties of the bounded window --------===//
+///
+/// \file
+/// RapidCheck properties of SPEC §6 on random streams (testing/window.hpp:
+/// random rings, slot reuse with generations, stale generations, distances
+/// around 64/128/256, WAIT/RETAIN flags, duplicates, random candidate order),
+/// for BL = 64, 128, 256 and both modes:
+///  - the optimized reducer equals the Boost.Graph oracle;
+///  - it never reduces an edge the exact reduction (SPEC §4) of the stream's
+///    complete WAIT graph keeps;
+///  - the order of candidates never matters;
+///  - BL = 256 removes a superset of BL = 128, which removes a superset of BL = 64.
+/// A case is a seed plus small generator knobs; RapidCheck shrinks the knobs
+/// (fewer tasks, fewer candidates) and prints them with the failing stream.
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "depreduce/testing/implementations.hpp"
+#include "depreduce/testing/window.hpp"
+
+namespace {
+
+using namespace depreduce;
+using namespace depreduce::testing;
+
+const WindowMode kModes[] = {WindowMode::Global, WindowMode::SameRing};
+
+/// Draws a random case: up to 400 tasks (enough for distances past 256).
+WindowCase gen_case() {
+  StreamParams p;
+  // Short streams shrink well; long ones reach distances past 256.
+  p.tasks = *rc::gen::oneOf(rc::gen::inRange<std::size_t>(1, 60), rc::gen::inRange<std::size_t>(60, 401),
+                            rc::gen::inRange<std::size_t>(260, 401));
+  p.rings = *rc::gen::inRange<std::uint32_t>(1, 5);
+  // Few slots: heavy reuse, many stale producers; many slots: long live windows.
+  p.slots_per_ring = *rc::gen::element(4u, 64u, 300u, 1024u, 1024u);
+  p.max_candidates = *rc::gen::element(1u, 3u, 4u, 6u, 8u);
+  p.seq_width = *rc::gen::element(32u, 64u);
+  if (*rc::gen::element(false, true))
+    p.initial_seq = (p.seq_width == 32 ? 0xffffffffu : ~std::uint64_t{0}) - *rc::gen::inRange<std::uint64_t>(0, 300);
+  p.ring_switch_percent = *rc::gen::inRange(0u, 101u);
+  const auto seed = *rc::gen::arbitrary<std::uint64_t>();
+  return random_stream(seed, p);
+}
+
+/// (task position, producer position) of every WAIT the run removed. A
+/// removed edge is valid, so its producer sits `distance` submits earlier.
+std::set<std::pair<std::size_t, std::size_t>> removed_pairs(const WindowRun& run) {
+  std::set<std::pair<std::size_t, std::size_t>> out;
+  for (std::size_t i = 0; i < run.edges.size(); ++i)
+    for (const WindowEdge& e : run.edges[i])
+      if (e.wait_removed()) out.emplace(i, i - static_cast<std::size_t>(e.distance));
+  return out;
+}
+
+RC_GTEST_PROP(WindowReducerProps, OptimizedMatchesReferenceForEveryWindowAndMode, ()) {
+  WindowCase c = gen_case();
+  for (WindowMode mode : kModes) {
+    c.options.mode = mode;
+    for (unsigned bl : kWindowSizes) {
+      const WindowRun online = optimized_window().run(bl, c.stream, c.options);
+      const WindowRun oracle = reference_window().run(bl, c.stream, c.options);
+      if (mode == WindowMode::Global && bl == 256) {
+        std::uint64_t far = 0;
+        for (const auto& list : online.edges)
+          for (const WindowEdge& e : list)
+            if (e.wait_removed()) far = std::max(far, e.distance);
+        RC_TAG(far == 0 ? "removes nothing" : far <= 64 ? "removes at d <= 64" : far <= 128 ? "removes at d <= 128"
+                                                                                : "removes at d > 128");
+        RC_TAG(online.counters.stale > 0 ? "has stale" : "no stale");
+      }
+      if (!(online == oracle))
+        RC_FAIL("BL=" + std::to_string(bl) + " mode=" + to_string(mode) + "\n" + first_difference(online, oracle) +
+                "\n" + describe(c.stream, c.options));
+    }
+  }
+}
+
+RC_GTEST_PROP(WindowReducerProps, NeverReducesWhatTheExactReductionKeeps, ()) {
+  WindowCase c = gen_case();
+  const Graph full = full_wait_graph(c.stream);
+  const Reduction exact = reference_reduction().reduce(full, ReduceOptions{}, nullptr);
+  std::set<std::pair<std::size_t, std::size_t>> redundant; // (consumer, producer) positions
+  for (const RemovedEdge& r : exact.removed)
+    redundant.emplace(std::stoul(full.nodes[r.dst].name), std::stoul(full.nodes[r.src].name));
+  for (WindowMode mode : kModes) {
+    c.options.mode = mode;
+    for (unsigned bl : kWindowSizes) {
+      for (const auto& [task, producer] : removed_pairs(optimized_window().run(bl, c.stream, c.options)))
+        if (!redundant.count({task, producer}))
+          RC_FAIL("BL=" + std::to_string(bl) + " mode=" + to_string(mode) + " removed " + std::to_string(producer) +
+                  " -> " + std::to_string(task) + " which the exact reduction keeps\n" + describe(c.stream, c.options));
+    }
+  }
+}
+
+RC_GTEST_PROP(WindowReducerProps, CandidateOrderNeverMatters, ()) {
+  WindowCase c = gen_case();
+  const TaskStream shuffled = shuffled_candidates(c.stream, *rc::gen::arbitrary<std::uint64_t>());
+  for (WindowMode mode : kModes) {
+    c.options.mode = mode;
+    for (unsigned bl : kWindowSizes) {
+      const WindowRun a = optimized_window().run(bl, c.stream, c.options);
+      const WindowRun b = optimized_window().run(bl, shuffled, c.options);
+      if (!(a == b))
+        RC_FAIL("BL=" + std::to_string(bl) + " mode=" + to_string(mode) + "\n" + first_difference(a, b) + "\n" +
+                describe(c.stream, c.options));
+    }
+  }
+}
+
+RC_GTEST_PROP(WindowReducerProps, LargerWindowRemovesASuperset, ()) {
+  WindowCase c = gen_case();
+  for (WindowMode mode : kModes) {
+    c.options.mode = mode;
+    const auto r64 = removed_pairs(optimized_window().run(64, c.stream, c.options));
+    const auto r128 = removed_pairs(optimized_window().run(128, c.stream, c.options));
+    const auto r256 = removed_pairs(optimized_window().run(256, c.stream, c.options));
+    RC_CLASSIFY(r128.size() > r64.size(), "128 removes more than 64");
+    RC_CLASSIFY(r256.size() > r128.size(), "256 removes more than 128");
+    for (const auto& e : r64) RC_ASSERT(r128.count(e) == 1u);
+    for (const auto& e : r128) RC_ASSERT(r256.count(e) == 1u);
+  }
+}
+
+} // namespace
