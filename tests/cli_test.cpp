@@ -18,12 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int code;
   std::string out; ///< stdout and stderr together
 };
 
-Run run(const std::string& args) {
+CliRun run(const std::string& args) {
   const char* cli = std::getenv("DEPREDUCE_CLI");
   std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
@@ -57,7 +57,7 @@ protected:
 TEST_F(Cli, ReduceWritesReducedDotAndStats) {
   std::string in = write("g.dot", "digraph g { a -> b; b -> c; a -> c; d }");
   std::string out = (dir_ / "out.dot").string();
-  Run r = run("reduce " + in + " -o " + out + " --stats");
+  CliRun r = run("reduce " + in + " -o " + out + " --stats");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("removed: 1"), std::string::npos) << r.out;
   std::string dot = slurp(out);
@@ -67,7 +67,7 @@ TEST_F(Cli, ReduceWritesReducedDotAndStats) {
 
 TEST_F(Cli, CycleIsExitTwoNamingTheNodes) {
   std::string in = write("cyc.dot", "digraph { x -> y; y -> z; z -> x; z -> w }");
-  Run r = run("reduce " + in);
+  CliRun r = run("reduce " + in);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("cycle"), std::string::npos) << r.out;
   for (const char* n : {"'x'", "'y'", "'z'"}) EXPECT_NE(r.out.find(n), std::string::npos) << r.out;
@@ -77,7 +77,7 @@ TEST_F(Cli, CycleIsExitTwoNamingTheNodes) {
 TEST_F(Cli, MalformedInputNamesFileAndLineAndLeavesOutputUntouched) {
   std::string in = write("bad.dot", "digraph {\n a -> b;\n c -> ;\n}\n");
   std::string out = write("keep.dot", "previous content\n");
-  Run r = run("reduce " + in + " -o " + out);
+  CliRun r = run("reduce " + in + " -o " + out);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("bad.dot:3"), std::string::npos) << r.out;
   EXPECT_EQ(slurp(out), "previous content\n");
@@ -85,14 +85,14 @@ TEST_F(Cli, MalformedInputNamesFileAndLineAndLeavesOutputUntouched) {
 
 TEST_F(Cli, TruncatedStgNamesTheLine) {
   std::string in = write("t.stg", "3\n0 0 0\n1 5 1 0\n");
-  Run r = run("reduce " + in);
+  CliRun r = run("reduce " + in);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("t.stg"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, SelfLoopWarnsOnce) {
   std::string in = write("loop.dot", "digraph { a -> a; b -> b; a -> b }");
-  Run r = run("reduce " + in);
+  CliRun r = run("reduce " + in);
   EXPECT_EQ(r.code, 0) << r.out;
   std::size_t first = r.out.find("self-loop");
   ASSERT_NE(first, std::string::npos) << r.out;
@@ -102,13 +102,13 @@ TEST_F(Cli, SelfLoopWarnsOnce) {
 
 TEST_F(Cli, ExplainPrintsWitnessOrSaysNeeded) {
   std::string in = write("e.dot", "digraph { a -> b; b -> c; a -> c }");
-  Run r = run("explain " + in + " a c");
+  CliRun r = run("explain " + in + " a c");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("a -> b"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("b -> c"), std::string::npos) << r.out;
-  Run needed = run("explain " + in + " a b");
+  CliRun needed = run("explain " + in + " a b");
   EXPECT_EQ(needed.code, 1) << needed.out;
-  Run missing = run("explain " + in + " c a");
+  CliRun missing = run("explain " + in + " c a");
   EXPECT_EQ(missing.code, 2) << missing.out;
 }
 
@@ -122,17 +122,17 @@ TEST_F(Cli, UsageErrorsAreExit64AndHelpWorks) {
 
 TEST_F(Cli, BothImplementationsGiveTheSameOutput) {
   std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c; c -> d; a -> d; x }");
-  Run opt = run("reduce " + in + " --impl optimized");
-  Run ref = run("reduce " + in + " --impl reference");
+  CliRun opt = run("reduce " + in + " --impl optimized");
+  CliRun ref = run("reduce " + in + " --impl reference");
   EXPECT_EQ(opt.code, 0);
   EXPECT_EQ(opt.out, ref.out);
 }
 
 TEST_F(Cli, GenerateThenReduce) {
   std::string out = (dir_ / "mm.dot").string();
-  Run g = run("generate matmul --size 300 --seed 2 -o " + out);
+  CliRun g = run("generate matmul --size 300 --seed 2 -o " + out);
   ASSERT_EQ(g.code, 0) << g.out;
-  Run r = run("reduce " + out + " --stats -o " + (dir_ / "r.dot").string());
+  CliRun r = run("reduce " + out + " --stats -o " + (dir_ / "r.dot").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("cross-engine removed"), std::string::npos) << r.out;
 }
