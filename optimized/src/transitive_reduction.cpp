@@ -51,15 +51,29 @@ public:
     return r && roaring_bitmap_contains(r, key);
   }
   /// walrus SyncState::merge: bank-wise union.
+  /// On an engine slot, bank B is a prefix of engine positions (in-order
+  /// issue: p_{j-1} S p_j), so its union is the longer prefix, added as one
+  /// closed range; the last slot (nodes without engine, by node id) is a set.
   void merge(const SyncState& o, bool track_issue_bank) {
+    const std::size_t none_slot = a_.size() - 1;
     for (std::size_t s = 0; s < a_.size(); ++s) {
       if (o.a_[s] && !roaring_bitmap_is_empty(o.a_[s])) roaring_bitmap_or_inplace(bitmap(a_, s), o.a_[s]);
-      if (track_issue_bank && o.b_[s] && !roaring_bitmap_is_empty(o.b_[s]))
+      if (!track_issue_bank || !o.b_[s] || roaring_bitmap_is_empty(o.b_[s])) continue;
+      if (s == none_slot) {
         roaring_bitmap_or_inplace(bitmap(b_, s), o.b_[s]);
+      } else {
+        roaring_bitmap_t* mine = bitmap(b_, s);
+        std::uint32_t last = roaring_bitmap_maximum(o.b_[s]);
+        if (roaring_bitmap_is_empty(mine) || roaring_bitmap_maximum(mine) < last)
+          roaring_bitmap_add_range_closed(mine, 0, last);
+      }
     }
   }
-  /// minimizeSyncState: per engine the banks are prefixes with a few in-flight
-  /// asynchronous holes; run-length encoding stores them as one or a few runs.
+  /// minimizeSyncState: per engine, bank B is the prefix [0, last] (one
+  /// add_range_closed run) and bank A is that prefix minus the positions still
+  /// in flight (asynchronous, window not yet reached): run-length encoding
+  /// stores each as one run plus one per hole, which is what the walrus
+  /// add_range_closed + andnot_inplace pair computes.
   void minimize() {
     for (auto* r : a_) if (r) roaring_bitmap_run_optimize(r);
     for (auto* r : b_) if (r) roaring_bitmap_run_optimize(r);
