@@ -159,3 +159,18 @@ TEST(TransitiveReductionExhaustive, EveryDagUpToFiveNodes) {
 
 } // namespace
 } // namespace depreduce
+
+namespace depreduce {
+namespace {
+
+RC_GTEST_PROP(HappensBefore, OptimizedEqualsReferenceForEveryPair, ()) {
+  Graph g = *gen_engine_graph();
+  std::vector<HappensBeforeQuery> all;
+  for (NodeId p = 0; p < g.nodes.size(); ++p)
+    for (NodeId c = 0; c < g.nodes.size(); ++c)
+      for (Relation r : {Relation::CompletedBefore, Relation::IssuedBefore}) all.push_back({p, c, r});
+  RC_ASSERT(happens_before(g, all) == reference::happens_before(g, all));
+}
+
+} // namespace
+} // namespace depreduce

@@ -146,9 +146,12 @@ struct Structure {
   }
 };
 
-} // namespace
-
-Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {
+/// The SyncState sweep behind reduce() and happens_before(). When \p queries
+/// is given (sorted by `after`), each query is answered from the consumer's
+/// full SyncState when the sweep reaches it.
+Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats,
+                const std::vector<std::pair<HappensBeforeQuery, std::size_t>>* queries,
+                std::vector<bool>* answers) {
   const std::size_t n = g.nodes.size();
   const std::size_t none_slot = g.num_engines;
   const std::size_t slots = g.num_engines + 1;
@@ -204,6 +207,7 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
 
   std::vector<bool> redundant(g.edges.size(), false);
   std::size_t candidates = 0;
+  std::size_t next_query = 0;
 
   for (NodeId c = 0; c < n; ++c) {
     const Node& node = g.nodes[c];
@@ -277,6 +281,12 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
     if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) release(prev);
     for (std::uint32_t k = begin; k < end; ++k) release(g.edges[st.in_edges[k]].src);
 
+    while (queries && next_query < queries->size() && (*queries)[next_query].first.after == c) {
+      const auto& [q, index] = (*queries)[next_query++];
+      bool issue = q.relation == Relation::IssuedBefore && track_issue;
+      (*answers)[index] = q.before < c && work->has_completed(slot_of(q.before), key_of(q.before), issue);
+    }
+
     if (consumers[c] > 0) {
       work->minimize();
       ++live;
@@ -311,6 +321,30 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
     stats->peak_closure_bytes = peak_bytes;
   }
   return result;
+}
+
+} // namespace
+
+Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {
+  return sweep(g, options, stats, nullptr, nullptr);
+}
+
+std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries) {
+  std::vector<std::pair<HappensBeforeQuery, std::size_t>> sorted;
+  sorted.reserve(queries.size());
+  std::vector<bool> answers(queries.size(), false);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const HappensBeforeQuery& q = queries[i];
+    if (q.before >= g.nodes.size() || q.after >= g.nodes.size() || q.before >= q.after) continue;
+    sorted.emplace_back(q, i);
+  }
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first.after < b.first.after; });
+  // Nothing is a candidate: the sweep only builds SyncStates.
+  ReduceOptions none;
+  none.filter = KindFilter{KindSet{}, false};
+  sweep(g, none, nullptr, &sorted, &answers);
+  return answers;
 }
 
 namespace {

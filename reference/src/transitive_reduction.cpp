@@ -200,4 +200,16 @@ HappensBefore happens_before(const Graph& g) {
   return hb;
 }
 
+std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries) {
+  const HappensBefore hb = happens_before(g);
+  const std::size_t n = g.nodes.size();
+  std::vector<bool> answers;
+  for (const HappensBeforeQuery& q : queries) {
+    bool in_range = q.before < n && q.after < n;
+    const auto& relation = q.relation == Relation::CompletedBefore ? hb.completed : hb.issued;
+    answers.push_back(in_range && relation[q.before][q.after]);
+  }
+  return answers;
+}
+
 } // namespace depreduce::reference

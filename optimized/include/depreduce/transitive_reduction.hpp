@@ -157,6 +157,28 @@ std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst);
 /// relation implies the edge's. Used by tests and properties for both twins.
 bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w);
 
+/// The two happens-before relations of SPEC §3.1.
+enum class Relation : std::uint8_t {
+  CompletedBefore, ///< p C c: end(p) precedes start(c).
+  IssuedBefore,    ///< p S c: start(p) precedes start(c).
+};
+
+/// One question "does `before` <relation> `after`?" (node ids of the graph).
+struct HappensBeforeQuery {
+  NodeId before = 0;
+  NodeId after = 0;
+  Relation relation = Relation::CompletedBefore;
+  friend bool operator==(const HappensBeforeQuery&, const HappensBeforeQuery&) = default;
+};
+
+/// Answers \p queries on \p g (explicit WAIT edges and implicit engine edges,
+/// SPEC §3) with the same SyncState sweep as reduce(): each answer is one
+/// Roaring lookup in the SyncState of `after`. Used by the race check.
+/// Queries with before >= after, or naming nodes out of range, answer false.
+/// \returns one bool per query, in query order.
+/// Cost: one sweep (as reduce()) plus O(q log q) to sort the queries.
+std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries);
+
 /// \p g with its edges replaced by \p r's (header, nodes, self-loops kept).
 Graph apply(const Graph& g, const Reduction& r);
 

@@ -38,6 +38,10 @@ struct HappensBefore {
 };
 HappensBefore happens_before(const Graph& g);
 
+/// Same contract as depreduce::happens_before(g, queries), answered from the
+/// all-pairs relations above.
+std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries);
+
 } // namespace depreduce::reference
 
 #endif
