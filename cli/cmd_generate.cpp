@@ -16,7 +16,7 @@ void add_generate_command(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "Write a realistic walrus-style instruction graph (DOT) for tests and benchmarks");
-  cmd->add_option("KIND", args->kind, "Workload: matmul (tiled matmul) or attention")
+  cmd->add_option("KIND", args->kind, "Workload: matmul (tiled matmul), attention, or dag (random DAG without engines)")
       ->required()->check(CLI::IsMember(testing::workload_names()));
   cmd->add_option("--size", args->size, "About this many instructions")->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   cmd->add_option("--seed", args->seed, "Seed for tile shapes and DMA queue choice");

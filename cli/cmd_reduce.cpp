@@ -125,6 +125,31 @@ void add_reduce_commands(CLI::App& app) {
     exit_code = kExitOk;
   });
 
+  // ---- convert
+  auto* convert = app.add_subcommand("convert", "Read any supported graph and write it as DOT, a JSON summary or an edge list");
+  struct ConvertArgs {
+    InputOptions in;
+    std::string out = "-";
+    std::string to = "dot";
+  };
+  auto cargs = std::make_shared<ConvertArgs>();
+  convert->add_option("FILE", cargs->in.file, "Input graph")->required()->check(CLI::ExistingFile);
+  convert->add_option("-o,--output", cargs->out, "Output file (atomic); - = stdout");
+  convert->add_option("--format", cargs->in.format, "Input format")
+      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
+  convert->add_option("--to", cargs->to, "dot, json or edges (one 'src<TAB>dst' line per merged edge)")
+      ->check(CLI::IsMember({"dot", "json", "edges"}));
+  convert->callback([cargs] {
+    Graph g = load(cargs->in);
+    std::string text;
+    if (cargs->to == "dot") text = formats::write_dot(g);
+    else if (cargs->to == "json") text = formats::write_json_summary(g);
+    else
+      for (const Edge& e : g.edges) text += g.nodes[e.src].name + "\t" + g.nodes[e.dst].name + "\n";
+    formats::write_file_atomically(cargs->out, text);
+    exit_code = kExitOk;
+  });
+
   // ---- explain
   auto* explain = app.add_subcommand("explain", "Print the other path that makes the edge SRC -> DST redundant");
   struct ExplainArgs {

@@ -23,8 +23,9 @@ inline constexpr int kExitUsage = 64;
 /// Where a command stores its exit code (main returns it).
 extern int exit_code;
 
-void add_reduce_commands(CLI::App& app); // reduce, explain (cmd_reduce.cpp)
+void add_reduce_commands(CLI::App& app); // reduce, convert, explain (cmd_reduce.cpp)
 void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)
+void add_window_report_command(CLI::App& app); // window-report (cmd_window_report.cpp)
 
 } // namespace depreduce::cli
 

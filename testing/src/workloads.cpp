@@ -1,6 +1,8 @@
 //===- workloads.cpp - Tiled matmul and attention instruction streams -----===//
 #include "depreduce/testing/workloads.hpp"
 
+#include "depreduce/testing/generators.hpp"
+
 #include <map>
 #include <optional>
 #include <random>
@@ -145,16 +147,22 @@ Graph attention(std::uint64_t size, std::uint64_t seed) {
 
 } // namespace
 
-std::vector<std::string> workload_names() { return {"matmul", "attention"}; }
+std::vector<std::string> workload_names() { return {"matmul", "attention", "dag"}; }
 
 Workload parse_workload(const std::string& name) {
   if (name == "matmul") return Workload::TiledMatmul;
   if (name == "attention") return Workload::Attention;
-  throw std::invalid_argument("unknown workload '" + name + "' (expected matmul or attention)");
+  if (name == "dag") return Workload::RandomDag;
+  throw std::invalid_argument("unknown workload '" + name + "' (expected matmul, attention or dag)");
 }
 
 Graph generate_workload(Workload kind, std::uint64_t size, std::uint64_t seed) {
-  return kind == Workload::TiledMatmul ? tiled_matmul(size, seed) : attention(size, seed);
+  switch (kind) {
+  case Workload::TiledMatmul: return tiled_matmul(size, seed);
+  case Workload::Attention: return attention(size, seed);
+  case Workload::RandomDag: break;
+  }
+  return random_dag(static_cast<std::uint32_t>(size), 10, 200, seed);
 }
 
 } // namespace depreduce::testing

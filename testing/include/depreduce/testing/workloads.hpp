@@ -26,9 +26,10 @@ namespace depreduce::testing {
 enum class Workload {
   TiledMatmul, ///< C = A x B in tiles: DMA loads, PSUM accumulation chains, activation, stores, a barrier per phase.
   Attention,   ///< Flash-attention style: per query block, K/V loads, QK^T, softmax on scalar/vector, PV accumulation.
+  RandomDag,   ///< No engines: each node to ~10 nodes 1..200 ahead (random_dag), for peer comparisons.
 };
 
-/// Names accepted by parse_workload(): "matmul", "attention".
+/// Names accepted by parse_workload(): "matmul", "attention", "dag".
 std::vector<std::string> workload_names();
 /// \throws std::invalid_argument for an unknown name.
 Workload parse_workload(const std::string& name);

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Whole-process comparison of `depreduce reduce` with its peers.
+
+Peers, each run as its own process on the same input:
+  * Graphviz `tred` (on the DOT that `depreduce convert` writes),
+  * NetworkX `transitive_reduction` (python3-networkx, on the edge list),
+  * Boost.Graph `transitive_reduction` (bench/boost_tred, on the edge list).
+For every file it checks that all of them keep exactly the same edges, and
+prints a Markdown table: wall time per tool and each peer's ratio to depreduce.
+
+Usage:
+  bench/peers.py [--build build] [--generated 1000,10000] [--timeout 600] [--markdown OUT]
+Files: corpus/real/ (acyclic ones) plus random DAGs made by
+`depreduce generate dag --size N` for each N of --generated.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+NX_SCRIPT = r"""
+import sys, networkx as nx
+g = nx.DiGraph()
+for line in open(sys.argv[1]):
+    a, b = line.rstrip('\n').split('\t')
+    g.add_edge(a, b)
+with open(sys.argv[2], 'w') as out:
+    for a, b in nx.transitive_reduction(g).edges():
+        out.write(f"{a}\t{b}\n")
+"""
+
+
+def run(cmd, timeout, stdin=None, stdout=None):
+    """Runs cmd; returns (seconds, ok)."""
+    start = time.perf_counter()
+    try:
+        subprocess.run(cmd, stdin=stdin, stdout=stdout or subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return None, False
+    except subprocess.CalledProcessError as e:
+        sys.stderr.write(f"{' '.join(map(str, cmd))} failed: {e.stderr.decode(errors='replace')[:500]}\n")
+        return None, False
+    return time.perf_counter() - start, True
+
+
+def edges_of(cli, path, tmp):
+    out = Path(tmp) / "edges.txt"
+    subprocess.run([cli, "convert", str(path), "--to", "edges", "-o", str(out)], check=True,
+                   stderr=subprocess.DEVNULL)
+    return {tuple(l.rstrip("\n").split("\t")) for l in out.read_text().splitlines() if l}
+
+
+def read_edges(path):
+    return {tuple(l.split("\t")) for l in Path(path).read_text().splitlines() if l}
+
+
+def compare(cli, boost, path, label, timeout):
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        dot, edges = tmp / "in.dot", tmp / "in.edges"
+        subprocess.run([cli, "convert", str(path), "-o", str(dot)], check=True, stderr=subprocess.DEVNULL)
+        subprocess.run([cli, "convert", str(path), "--to", "edges", "-o", str(edges)], check=True,
+                       stderr=subprocess.DEVNULL)
+        n_edges = sum(1 for _ in open(edges))
+        row = {"file": label, "edges": n_edges}
+        # depreduce
+        out = tmp / "depreduce.dot"
+        row["depreduce"], ok = run([cli, "reduce", str(path), "-o", str(out)], timeout)
+        kept = edges_of(cli, out, tmp) if ok else None
+        row["kept"] = len(kept) if kept is not None else None
+        agree = []
+        # tred
+        tred_out = tmp / "tred.dot"
+        with open(tred_out, "w") as f:
+            row["tred"], ok = run(["tred", str(dot)], timeout, stdout=f)
+        if ok:
+            agree.append(edges_of(cli, tred_out, tmp) == kept)
+        # networkx
+        nx_out = tmp / "nx.edges"
+        row["networkx"], ok = run([sys.executable, "-c", NX_SCRIPT, str(edges), str(nx_out)], timeout)
+        if ok:
+            agree.append(read_edges(nx_out) == kept)
+        # boost
+        b_out = tmp / "boost.edges"
+        with open(edges) as fin, open(b_out, "w") as fout:
+            row["boost"], ok = run([boost], timeout, stdin=fin, stdout=fout)
+        if ok:
+            agree.append(read_edges(b_out) == kept)
+        row["agree"] = all(agree) and kept is not None
+        return row
+
+
+def fmt_time(t):
+    return "timeout/failed" if t is None else f"{t * 1000:.1f} ms"
+
+
+def ratio(peer, ours):
+    return "-" if peer is None or not ours else f"{peer / ours:.1f}x"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--generated", default="1000,10000")
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--markdown", help="also write the table to this file")
+    args = ap.parse_args()
+    cli = str(Path(args.build) / "cli" / "depreduce")
+    boost = str(Path(args.build) / "bench" / "boost_tred")
+    rows = []
+    for path in sorted((ROOT / "corpus" / "real").rglob("*")):
+        if not path.is_file() or path.name == "SOURCES.md" or path.name == "fsm.gv":
+            continue
+        rows.append(compare(cli, boost, path, str(path.relative_to(ROOT / "corpus" / "real")), args.timeout))
+        print(rows[-1], file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in filter(None, args.generated.split(",")):
+            dag = Path(tmp) / f"dag-{n}.dot"
+            subprocess.run([cli, "generate", "dag", "--size", n, "--seed", "1", "-o", str(dag)], check=True)
+            rows.append(compare(cli, boost, dag, f"generated dag {n} nodes", args.timeout))
+            print(rows[-1], file=sys.stderr)
+    lines = ["| file | edges | kept | depreduce | tred | networkx | boost | tred/ours | nx/ours | boost/ours | same edges |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['file']} | {r['edges']} | {r['kept']} | {fmt_time(r['depreduce'])} | {fmt_time(r['tred'])} | "
+                     f"{fmt_time(r['networkx'])} | {fmt_time(r['boost'])} | {ratio(r['tred'], r['depreduce'])} | "
+                     f"{ratio(r['networkx'], r['depreduce'])} | {ratio(r['boost'], r['depreduce'])} | "
+                     f"{'yes' if r['agree'] else 'NO'} |")
+    table = "\n".join(lines) + "\n"
+    print(table)
+    if args.markdown:
+        Path(args.markdown).write_text(table)
+    return 0 if all(r["agree"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
