@@ -94,8 +94,14 @@ private:
     return s;
   }
 
+  void step() {
+    if (++steps_ > limits_.max_steps) fail("more than " + std::to_string(limits_.max_steps) + " steps run");
+  }
   void block(const Block& b) {
-    for (const Stmt& s : b) std::visit([&](const auto& n) { exec(n); }, s.node);
+    for (const Stmt& s : b) {
+      step();
+      std::visit([&](const auto& n) { exec(n); }, s.node);
+    }
   }
 
   void exec(const ArrayCreate& n) {
@@ -145,6 +151,7 @@ private:
     std::vector<Value> args;
     for (const IterArg& a : n.iter_args) args.push_back(env_.at(a.init));
     for (std::int64_t i = 0; i < trip; ++i) {
+      step();
       env_[n.var] = IntVal{i};
       for (std::size_t k = 0; k < args.size(); ++k) env_[n.iter_args[k].name] = args[k];
       block(n.body);
@@ -175,6 +182,7 @@ private:
   const TripCounts& trips_;
   const InterpretLimits& limits_;
   std::string fn_;
+  std::size_t steps_ = 0;
   std::map<std::string, Value> env_;
   std::vector<std::vector<std::optional<std::uint32_t>>> storage_;
   DynamicGraph graph_;

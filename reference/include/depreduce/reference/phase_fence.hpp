@@ -54,6 +54,7 @@ using TripCounts = std::map<std::string, std::int64_t>;
 struct InterpretLimits {
   std::size_t max_tasks = 1'000'000;      ///< tasks submitted in one run
   std::int64_t max_array_length = 1 << 20; ///< slots of one array(n)
+  std::size_t max_steps = 100'000'000;   ///< statements run plus loop iterations
 };
 
 /// Runs every function of \p program once, in program order (the body of a
@@ -67,7 +68,7 @@ struct InterpretLimits {
 /// \throws InputError (file "<program>") if \p program is not valid, a
 ///         parameter has no value in \p trips, a trip count or array length is
 ///         negative or over the limit, an index is out of range, or more than
-///         `limits.max_tasks` tasks are submitted.
+///         `limits.max_tasks` tasks are submitted or `limits.max_steps` steps run.
 DynamicGraph interpret(const orch::Program& program, const TripCounts& trips = {},
                        const InterpretLimits& limits = {});
 
