@@ -5,12 +5,21 @@
 
 namespace depreduce::testing {
 
-const std::vector<ReductionImpl>& reduction_impls() {
-  static const std::vector<ReductionImpl> impls = {
+namespace {
+std::vector<ReductionImpl>& registry() {
+  static std::vector<ReductionImpl> impls = {
       {"optimized", &depreduce::reduce, &depreduce::find_witness},
       {"reference", &depreduce::reference::reduce, &depreduce::reference::find_witness},
   };
   return impls;
+}
+} // namespace
+
+const std::vector<ReductionImpl>& reduction_impls() { return registry(); }
+
+bool register_reduction_impl(ReductionImpl impl) {
+  registry().push_back(std::move(impl));
+  return true;
 }
 const ReductionImpl& optimized_reduction() { return reduction_impls()[0]; }
 const ReductionImpl& reference_reduction() { return reduction_impls()[1]; }

@@ -24,8 +24,16 @@ struct ReductionImpl {
 };
 
 /// The optimized library (depreduce::) and the Boost.Graph oracle
-/// (depreduce::reference::), in that order.
+/// (depreduce::reference::), in that order, then any implementation added with
+/// register_reduction_impl(). Properties and fuzzers compare every one of them
+/// with the reference.
 const std::vector<ReductionImpl>& reduction_impls();
+
+/// Adds a third-party implementation (docs/testing.md). Call it before the
+/// tests run, e.g. from a static initializer in an adapter file compiled into
+/// depreduce_props with -DDEPREDUCE_EXTRA_PROPS_SOURCES=adapter.cpp.
+/// \returns true (so it can initialise a static).
+bool register_reduction_impl(ReductionImpl impl);
 const ReductionImpl& optimized_reduction();
 const ReductionImpl& reference_reduction();
 
