@@ -82,7 +82,7 @@ WindowCase random_stream(std::uint64_t seed, const StreamParams& p) {
       const unsigned r = static_cast<unsigned>(uniform(0, 99));
       if (r < p.near_percent) d = uniform(1, 6);
       else if (r < p.near_percent + p.edge_percent) d = kEdges[uniform(0, 2)] - 2 + uniform(0, 4);
-      else d = uniform(1, i);
+      else d = uniform(1, p.max_distance == 0 ? i : std::min<std::uint64_t>(i, p.max_distance));
       d = std::min<std::uint64_t>(d, i);
       const TaskRecord& prod = out.stream[i - d];
       Candidate cand;
@@ -235,15 +235,18 @@ std::string describe(const WindowRun& run) {
 }
 
 std::string first_difference(const WindowRun& a, const WindowRun& b) {
-  if (a.edges.size() != b.edges.size())
-    return "task counts differ: " + std::to_string(a.edges.size()) + " vs " + std::to_string(b.edges.size());
+  std::ostringstream s;
+  if (a.edges.size() != b.edges.size()) {
+    s << "task counts differ: " << a.edges.size() << " vs " << b.edges.size();
+    return s.str();
+  }
   for (std::size_t i = 0; i < a.edges.size(); ++i) {
     if (a.edges[i] == b.edges[i]) continue;
-    std::string out = "task " + std::to_string(i) + ":\n  first: ";
-    for (const WindowEdge& e : a.edges[i]) out += "{" + edge_text(e) + "} ";
-    out += "\n  second:";
-    for (const WindowEdge& e : b.edges[i]) out += " {" + edge_text(e) + "}";
-    return out;
+    s << "task " << i << ":\n  first: ";
+    for (const WindowEdge& e : a.edges[i]) s << " {" << edge_text(e) << "}";
+    s << "\n  second:";
+    for (const WindowEdge& e : b.edges[i]) s << " {" << edge_text(e) << "}";
+    return s.str();
   }
   if (!(a.counters == b.counters)) return "counters differ";
   return "";

@@ -399,11 +399,25 @@ private:
     std::uint32_t published = 0;
   };
 
-  /// Scratch entry: one raw candidate after its producer was resolved.
+  /// Scratch entry: one raw candidate after its producer was resolved
+  /// (24 bytes, written in one go). `key` orders canonically: ~distance for a
+  /// resolved producer (one distance names one task, so equal keys are
+  /// duplicates), all ones for a stale one (ties broken by producer, generation).
   struct Work {
-    WindowEdge edge;
-    std::size_t slot = 0; // index of the producer's slot (valid entries only)
+    std::uint64_t key;
+    TaskId producer;
+    Generation generation;
+    std::uint8_t flags;
+    std::uint8_t sources;
+    WindowStatus status;
+    std::uint8_t pad;
   };
+  static constexpr std::uint64_t kStaleKey = ~std::uint64_t{0};
+  static bool work_before(const Work& a, const Work& b) noexcept {
+    if (a.key != b.key) return a.key < b.key;
+    if (a.producer != b.producer) return a.producer < b.producer;
+    return a.generation < b.generation;
+  }
 
   std::size_t index_or_npos(TaskId id) const noexcept {
     const std::uint32_t ring = task_ring(id), slot = task_slot(id);
@@ -416,21 +430,21 @@ private:
   std::uint64_t mask_;
   std::uint64_t next_seq_;
   std::vector<Slot> slots_;
-  std::vector<Work> scratch_;
+  /// Resolved candidates at distance d <= BL, indexed by d - 1 (only the
+  /// entries whose bit is set in this submit's `near` bitmap are live).
+  struct Near {
+    TaskId producer;
+    Generation generation;
+    std::uint32_t slot;
+    std::uint8_t flags;
+    std::uint8_t sources;
+    WindowStatus status;
+  };
+  std::vector<Work> scratch_; // far (d > BL) and stale candidates
+  std::vector<Near> near_ = std::vector<Near>(BL);
 };
 
 namespace window_detail {
-/// Sorts \p v with \p less: insertion sort up to 16 elements, std::sort beyond.
-template <typename T, typename Less>
-void small_sort(std::vector<T>& v, Less less) {
-  if (v.size() > 16) { std::sort(v.begin(), v.end(), less); return; }
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    T x = v[i];
-    std::size_t j = i;
-    for (; j > 0 && less(x, v[j - 1]); --j) v[j] = v[j - 1];
-    v[j] = x;
-  }
-}
 [[noreturn]] void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots);
 [[noreturn]] void throw_republished(TaskId id, Generation generation);
 } // namespace window_detail
@@ -445,68 +459,109 @@ std::size_t window_reducer<BL>::index_or_throw(TaskId id, const char* what) cons
 template <unsigned BL>
 void window_reducer<BL>::submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
                                 std::vector<WindowEdge>& out) {
-  out.clear();
   const std::size_t self = index_or_throw(task, "task");
   if (slots_[self].published && slots_[self].generation == generation)
     window_detail::throw_republished(task, generation);
   const std::uint64_t seq = next_seq_;
+  const std::uint32_t own_ring = task_ring(task);
   const bool same_ring = options_.mode == WindowMode::SameRing;
-
-  // Resolve every raw candidate (throws before anything changes).
+  const std::size_t k = candidates.size();
   scratch_.clear();
-  for (const Candidate& c : candidates) {
-    Work w;
-    w.slot = index_or_throw(c.producer, "producer");
-    WindowEdge& e = w.edge;
-    e.producer = c.producer;
-    e.producer_generation = c.generation;
-    e.input_flags = c.flags;
-    e.sources = c.source;
-    const Slot& s = slots_[w.slot];
-    const std::uint64_t d = (seq - s.seq) & mask_;
-    if (!s.published || s.generation != c.generation || d == 0) e.status = WindowStatus::Stale;
-    else if (same_ring && task_ring(c.producer) != task_ring(task)) e.status = WindowStatus::CrossRing;
-    else if (d > BL) e.status = WindowStatus::Untracked;
-    else e.status = WindowStatus::Tracked;
-    if (e.status != WindowStatus::Stale) e.distance = d;
-    scratch_.push_back(w);
-  }
 
-  // Canonical order; duplicates of one producer become adjacent (they resolve alike).
-  window_detail::small_sort(scratch_, [](const Work& a, const Work& b) { return canonical_before(a.edge, b.edge); });
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < scratch_.size(); ++i) {
-    if (n > 0 && scratch_[n - 1].edge.producer == scratch_[i].edge.producer &&
-        scratch_[n - 1].edge.producer_generation == scratch_[i].edge.producer_generation) {
-      scratch_[n - 1].edge.input_flags |= scratch_[i].edge.input_flags;
-      scratch_[n - 1].edge.sources |= scratch_[i].edge.sources;
+  // Resolve every raw candidate (throws before anything changes). A resolved
+  // producer at distance d <= BL goes to near_[d - 1]: one distance names one
+  // task, so the table deduplicates and orders them. Others go to scratch_.
+  Bitmap near;
+  for (std::size_t i = 0; i < k; ++i) {
+    const Candidate& c = candidates[i];
+    const std::size_t at = index_or_throw(c.producer, "producer");
+    const Slot& s = slots_[at];
+    const std::uint64_t d = (seq - s.seq) & mask_;
+    const std::uint8_t src = SourceSet(c.source).bits();
+    if (!s.published || s.generation != c.generation || d == 0) {
+      scratch_.push_back(Work{kStaleKey, c.producer, c.generation, c.flags.bits(), src, WindowStatus::Stale, 0});
+      continue;
+    }
+    const WindowStatus status = same_ring && task_ring(c.producer) != own_ring ? WindowStatus::CrossRing
+                                : d > BL                                        ? WindowStatus::Untracked
+                                                                                : WindowStatus::Tracked;
+    if (d > BL) {
+      scratch_.push_back(Work{~d, c.producer, c.generation, c.flags.bits(), src, status, 0});
+      continue;
+    }
+    const auto bit = static_cast<unsigned>(d) - 1;
+    Near& e = near_[bit];
+    if (near.test(bit)) { // a duplicate: same slot entry, so same producer and generation
+      e.flags |= c.flags.bits();
+      e.sources |= src;
     } else {
-      scratch_[n++] = scratch_[i];
+      near.set(bit);
+      e = Near{c.producer, c.generation, static_cast<std::uint32_t>(at), c.flags.bits(), src, status};
     }
   }
-  scratch_.resize(n);
+
+  // Far and stale candidates: canonical order (insertion sort, they are few),
+  // then merge adjacent duplicates.
+  Work* const w = scratch_.data();
+  const std::size_t kw = scratch_.size();
+  if (kw > 16) {
+    std::sort(w, w + kw, work_before);
+  } else {
+    for (std::size_t i = 1; i < kw; ++i) {
+      const Work x = w[i];
+      std::size_t j = i;
+      for (; j > 0 && work_before(x, w[j - 1]); --j) w[j] = w[j - 1];
+      w[j] = x;
+    }
+  }
+  std::size_t nw = 0;
+  for (std::size_t i = 0; i < kw; ++i) {
+    if (nw > 0 && w[nw - 1].key == w[i].key && w[nw - 1].producer == w[i].producer &&
+        w[nw - 1].generation == w[i].generation) {
+      w[nw - 1].flags |= w[i].flags;
+      w[nw - 1].sources |= w[i].sources;
+    } else {
+      w[nw++] = w[i];
+    }
+  }
 
   // Pass 1: direct bits and the union of the tracked producers' bitmaps.
+  constexpr std::uint8_t kWaitBit = static_cast<std::uint8_t>(Flag::Wait);
   Bitmap direct, via;
-  for (const Work& w : scratch_) {
-    const WindowEdge& e = w.edge;
-    if (e.status != WindowStatus::Tracked || !e.input_flags.has(Flag::Wait)) continue;
-    const auto d = static_cast<unsigned>(e.distance); // 1 <= d <= BL
-    direct.set(d - 1);
-    if (d < BL) via |= slots_[w.slot].reach.shifted_left(d);
-  }
+  for (unsigned wi = 0; wi < Bitmap::kWords; ++wi)
+    for (std::uint64_t bits = near.word(wi); bits != 0; bits &= bits - 1) {
+      const unsigned bit = wi * 64 + static_cast<unsigned>(std::countr_zero(bits));
+      const Near& e = near_[bit];
+      if (e.status != WindowStatus::Tracked || !(e.flags & kWaitBit)) continue;
+      direct.set(bit);
+      if (bit + 1 < BL) via |= slots_[e.slot].reach.shifted_left(bit + 1);
+    }
 
-  // Pass 2: a tracked WAIT candidate found in via loses WAIT.
-  out.reserve(scratch_.size());
-  for (const Work& w : scratch_) {
-    WindowEdge e = w.edge;
-    if (e.input_flags.empty()) continue;
-    e.flags = e.input_flags;
-    if (e.status == WindowStatus::Tracked && e.flags.has(Flag::Wait) &&
-        via.test(static_cast<unsigned>(e.distance) - 1))
-      e.flags = e.flags.without(Flag::Wait);
-    out.push_back(e);
-  }
+  // Pass 2: a tracked WAIT candidate found in via loses WAIT. Output in
+  // canonical order: far (descending distance), near (descending), stale.
+  out.clear();
+  out.reserve(k);
+  auto emit = [&out](TaskId producer, Generation gen, std::uint8_t in, std::uint8_t flags, std::uint8_t sources,
+                     WindowStatus status, std::uint64_t d) {
+    out.push_back(WindowEdge{producer, gen, FlagSet::from_bits(in), FlagSet::from_bits(flags),
+                             SourceSet::from_bits(sources), status, d});
+  };
+  std::size_t i = 0;
+  for (; i < nw && w[i].status != WindowStatus::Stale; ++i)
+    if (w[i].flags != 0) emit(w[i].producer, w[i].generation, w[i].flags, w[i].flags, w[i].sources, w[i].status, ~w[i].key);
+  for (unsigned wi = Bitmap::kWords; wi-- > 0;)
+    for (std::uint64_t bits = near.word(wi); bits != 0;) {
+      const unsigned top = 63 - static_cast<unsigned>(std::countl_zero(bits));
+      bits &= ~(std::uint64_t{1} << top);
+      const unsigned bit = wi * 64 + top;
+      const Near& e = near_[bit];
+      if (e.flags == 0) continue;
+      std::uint8_t flags = e.flags;
+      if (e.status == WindowStatus::Tracked && (flags & kWaitBit) && via.test(bit)) flags &= ~kWaitBit;
+      emit(e.producer, e.generation, e.flags, flags, e.sources, e.status, bit + 1);
+    }
+  for (; i < nw; ++i)
+    if (w[i].flags != 0) emit(w[i].producer, w[i].generation, w[i].flags, w[i].flags, w[i].sources, w[i].status, 0);
 
   // Publish R[t] once.
   Slot& mine = slots_[self];

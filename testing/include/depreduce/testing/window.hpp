@@ -64,6 +64,8 @@ struct StreamParams {
   unsigned ring_switch_percent = 30; ///< Per task: move to a random ring.
   unsigned near_percent = 55;        ///< Distance 1..6.
   unsigned edge_percent = 15;        ///< Distance BL-2..BL+2 for a random BL of 64/128/256.
+  /// The rest: distance uniform in 1..min(i, max_distance) (0 = no limit).
+  std::uint64_t max_distance = 0;
   unsigned stale_percent = 5;        ///< Name a generation the slot does not hold.
   unsigned retain_percent = 30;      ///< Carry RETAIN (with WAIT half of the time).
   unsigned duplicate_percent = 10;   ///< Repeat an earlier producer from another source.

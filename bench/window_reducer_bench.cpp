@@ -1,0 +1,138 @@
+//===- bench/window_reducer_bench.cpp - Bounded-window reducer cost ------===//
+///
+/// \file
+/// Per-task cost of window_reducer<BL>::submit (SPEC §6, issue 5 target:
+/// < 20 ns per task at BL = 64, < 60 ns at BL = 256 - a benchmark target, not
+/// a test):
+///  - BM_WindowSubmit<BL>/global|same-ring: one pass over a 10^6-task stream,
+///    4 rings x 16,384 slots, ~8 candidates per task (uniform 0..16), 60% at
+///    distance 1..6, 15% at a window edge (62..258), the rest uniform in
+///    1..512; 30% carry RETAIN, 5% name a stale generation, 10% duplicates.
+///    The stream (~180 MB) is read once per pass, as the runtime would see it.
+///  - BM_WindowSubmitHot<BL>: the same shape, 4,096 tasks replayed with
+///    shifted generations, so input and side storage stay in cache: the
+///    reducer's own cost without the memory traffic of reading the stream.
+///  - BM_WindowRun/<impl>/<BL>: run_window over 2,000 tasks for every
+///    implementation of testing::window_impls() (optimized vs the oracle).
+/// Counter ns_per_task = wall time per submitted task.
+/// Run: build/bench/window_reducer_bench --benchmark_counters_tabular=true
+//===----------------------------------------------------------------------===//
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "depreduce/testing/window.hpp"
+#include "depreduce/window_reducer.hpp"
+
+namespace {
+using namespace depreduce;
+
+testing::StreamParams bench_params(std::size_t tasks) {
+  testing::StreamParams p;
+  p.tasks = tasks;
+  p.rings = 4;
+  p.slots_per_ring = 16384;
+  p.max_candidates = 16;
+  p.ring_switch_percent = 10;
+  p.near_percent = 60;
+  p.edge_percent = 15;
+  p.max_distance = 512;
+  p.stale_percent = 5;
+  p.retain_percent = 30;
+  p.duplicate_percent = 10;
+  return p;
+}
+
+const testing::WindowCase& big_stream() {
+  static const testing::WindowCase c = testing::random_stream(20261129, bench_params(1000000));
+  return c;
+}
+
+double candidates_per_task(const TaskStream& s) {
+  std::size_t n = 0;
+  for (const TaskRecord& t : s) n += t.candidates.size();
+  return static_cast<double>(n) / static_cast<double>(s.size());
+}
+
+void set_counters(benchmark::State& state, std::size_t tasks_per_iteration, const TaskStream& s) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * tasks_per_iteration));
+  // Rate = value * iterations / seconds, inverted: seconds / (value * iterations);
+  // value = tasks * 1e-9 makes that nanoseconds per task.
+  state.counters["ns_per_task"] = benchmark::Counter(static_cast<double>(tasks_per_iteration) * 1e-9,
+                                                     benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+  state.counters["cand_per_task"] = candidates_per_task(s);
+}
+
+template <unsigned BL>
+void BM_WindowSubmit(benchmark::State& state) {
+  const testing::WindowCase& c = big_stream();
+  WindowOptions o = c.options;
+  o.mode = state.range(0) == 0 ? WindowMode::Global : WindowMode::SameRing;
+  std::vector<WindowEdge> out;
+  std::size_t removed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    window_reducer<BL> r(o);
+    state.ResumeTiming();
+    for (const TaskRecord& t : c.stream) {
+      r.submit(t.id, t.generation, t.candidates, out);
+      removed += out.size();
+    }
+    benchmark::DoNotOptimize(removed);
+  }
+  set_counters(state, c.stream.size(), c.stream);
+  state.SetLabel(o.mode == WindowMode::Global ? "global" : "same-ring");
+}
+
+template <unsigned BL>
+void BM_WindowSubmitHot(benchmark::State& state) {
+  static const testing::WindowCase c = testing::random_stream(7, bench_params(4096));
+  // 32 copies with generations shifted by 1000 each (the stream's largest
+  // generation is 0 with 16,384 slots per ring): no (slot, generation) repeats.
+  static const TaskStream batch = [] {
+    TaskStream b;
+    for (Generation k = 0; k < 32; ++k)
+      for (TaskRecord t : c.stream) {
+        t.generation += 1000 * k;
+        for (Candidate& cand : t.candidates) cand.generation += 1000 * k;
+        b.push_back(std::move(t));
+      }
+    return b;
+  }();
+  std::vector<WindowEdge> out;
+  std::size_t removed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    window_reducer<BL> r(c.options);
+    state.ResumeTiming();
+    for (const TaskRecord& t : batch) {
+      r.submit(t.id, t.generation, t.candidates, out);
+      removed += out.size();
+    }
+    benchmark::DoNotOptimize(removed);
+  }
+  set_counters(state, batch.size(), batch);
+}
+
+void BM_WindowRun(benchmark::State& state) {
+  static const testing::WindowCase c = testing::random_stream(11, bench_params(2000));
+  const testing::WindowImpl& impl = testing::window_impls()[static_cast<std::size_t>(state.range(0))];
+  const auto bl = static_cast<unsigned>(state.range(1));
+  for (auto _ : state) benchmark::DoNotOptimize(impl.run(bl, c.stream, c.options));
+  set_counters(state, c.stream.size(), c.stream);
+  state.SetLabel(impl.name);
+}
+
+BENCHMARK(BM_WindowSubmit<64>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmit<128>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmit<256>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitHot<64>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitHot<128>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitHot<256>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowRun)->ArgsProduct({{0, 1}, {64, 256}})->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();

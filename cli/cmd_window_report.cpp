@@ -1,0 +1,469 @@
+//===- cli/cmd_window_report.cpp - `depreduce window-report` -------------===//
+///
+/// \file
+/// Replays a trace (the runtime's deps.json, or any DAG file as one ring)
+/// through the bounded-window reducer for each requested BL and prints what a
+/// runtime team needs to choose BL (SPEC §6, docs/window.md "Reading the
+/// report"): WAIT candidates, full-graph redundancy (exact reduction, SPEC §4),
+/// removals per BL split into WAIT|RETAIN -> RETAIN and pure WAIT, misses by
+/// cause (window, cross-ring, stale), the producer-consumer distance
+/// percentiles and CDF (optionally as an SVG plot), the estimated drop in
+/// fanout nodes and dep-pool entries, and the reducer's time per task.
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "commands.hpp"
+#include "depreduce/error.hpp"
+#include "depreduce/formats/deps_json.hpp"
+#include "depreduce/formats/formats.hpp"
+#include "depreduce/transitive_reduction.hpp"
+#include "depreduce/window_reducer.hpp"
+
+namespace depreduce::cli {
+namespace {
+
+struct ReportOptions {
+  std::string file;
+  std::vector<unsigned> bls{64, 128, 256};
+  std::string mode = "global";
+  std::string plot;
+  bool json = false;
+  std::uint32_t slots_per_ring = 16384;
+  unsigned seq_width = 64;
+  double time_budget_ms = 200;
+};
+
+/// One unique WAIT candidate of the trace, resolved against the trace's
+/// history (not the reducer's window): its consumer and producer positions.
+struct WaitEdge {
+  std::size_t consumer = 0;
+  std::size_t producer = 0;
+};
+
+/// What does not depend on BL.
+struct Analysis {
+  std::size_t tasks = 0;
+  std::size_t wait_candidates = 0;    ///< Unique WAIT candidates (duplicates merged).
+  std::size_t unresolved = 0;         ///< WAIT candidates naming no earlier task at all.
+  std::set<std::pair<std::size_t, std::size_t>> redundant;          ///< (consumer, producer), full graph.
+  std::set<std::pair<std::size_t, std::size_t>> redundant_same_ring; ///< Ring-restricted graph.
+  /// Redundant in the graph of the edges the reducer can see (valid
+  /// producers; same ring only in same-ring mode): what an unbounded window
+  /// would remove. Independent of BL.
+  std::set<std::pair<std::size_t, std::size_t>> redundant_visible;
+  std::vector<std::uint64_t> distances; ///< Sorted producer-consumer distances of WAIT edges, in submits.
+  std::size_t wait_edges = 0;           ///< Resolved unique WAIT edges (= distances.size()).
+};
+
+/// (consumer, producer) pairs the exact reduction removes from the graph with
+/// \p edges over \p n tasks (node i = task i).
+std::set<std::pair<std::size_t, std::size_t>> exact_redundant(std::size_t n,
+                                                              std::vector<std::pair<NodeId, NodeId>> edges) {
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  const Graph g = graph_from_edges(static_cast<std::uint32_t>(n), edges);
+  std::set<std::pair<std::size_t, std::size_t>> out;
+  for (const RemovedEdge& r : reduce(g).removed)
+    out.emplace(std::stoul(g.nodes[r.dst].name), std::stoul(g.nodes[r.src].name));
+  return out;
+}
+
+Analysis analyze(const formats::WindowTrace& trace, const WindowOptions& options) {
+  Analysis a;
+  a.tasks = trace.stream.size();
+  std::map<std::pair<TaskId, Generation>, std::size_t> last; // (TaskId, generation) -> latest position
+  std::vector<std::pair<NodeId, NodeId>> all, same_ring;
+  for (std::size_t i = 0; i < trace.stream.size(); ++i) {
+    const TaskRecord& t = trace.stream[i];
+    std::set<std::pair<TaskId, Generation>> seen;
+    for (const Candidate& c : t.candidates) {
+      if (!c.flags.has(Flag::Wait)) continue;
+      if (!seen.insert({c.producer, c.generation}).second) {
+        continue; // a duplicate: its WAIT is already counted
+      }
+      ++a.wait_candidates;
+      auto it = last.find({c.producer, c.generation});
+      if (it == last.end()) {
+        ++a.unresolved;
+        continue;
+      }
+      const std::size_t j = it->second;
+      all.emplace_back(static_cast<NodeId>(j), static_cast<NodeId>(i));
+      if (task_ring(c.producer) == task_ring(t.id)) same_ring.emplace_back(static_cast<NodeId>(j), static_cast<NodeId>(i));
+      a.distances.push_back(i - j);
+    }
+    last[{t.id, t.generation}] = i;
+  }
+  // A candidate can still be a WAIT-less duplicate of a WAIT one: the seen-set
+  // above only looked at WAIT ones, which is what the reducer counts too.
+  a.wait_edges = a.distances.size();
+  std::sort(a.distances.begin(), a.distances.end());
+  a.redundant = exact_redundant(a.tasks, all);
+  a.redundant_same_ring = exact_redundant(a.tasks, same_ring);
+  // Visibility (stale, cross-ring) does not depend on BL: one run tells it.
+  const WindowRun run = run_window<64>(trace.stream, options);
+  std::vector<std::pair<NodeId, NodeId>> visible;
+  for (std::size_t i = 0; i < run.edges.size(); ++i)
+    for (const WindowEdge& e : run.edges[i])
+      if (e.input_flags.has(Flag::Wait) && e.status != WindowStatus::Stale && e.status != WindowStatus::CrossRing)
+        visible.emplace_back(static_cast<NodeId>(i - e.distance), static_cast<NodeId>(i));
+  a.redundant_visible = exact_redundant(a.tasks, visible);
+  return a;
+}
+
+std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+/// Share of WAIT edges with distance <= d.
+double share_within(const std::vector<std::uint64_t>& sorted, std::uint64_t d) {
+  if (sorted.empty()) return 0;
+  return static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), d) - sorted.begin()) /
+         static_cast<double>(sorted.size());
+}
+
+/// The per-BL half of the report.
+struct BlReport {
+  unsigned bl = 0;
+  WindowCounters counters;
+  std::size_t window_misses = 0;     ///< Redundant, kept: d > BL.
+  std::size_t cross_ring_misses = 0; ///< Redundant, kept: cross-ring candidate or cross-ring witness (same-ring mode).
+  std::size_t stale_misses = 0;      ///< Redundant, kept: stale producer or a witness through one.
+  std::size_t unexplained = 0;       ///< Redundant, kept, none of the above (must be 0).
+  std::size_t false_removals = 0;    ///< Removed though the exact reduction keeps it (must be 0).
+  double ns_per_task = -1;           ///< < 0: not measured.
+  std::size_t storage_bytes = 0;
+};
+
+template <unsigned BL>
+BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& options, const Analysis& a,
+                    double budget_ms) {
+  BlReport r;
+  r.bl = BL;
+  const WindowRun run = run_window<BL>(trace.stream, options);
+  r.counters = run.counters;
+  r.storage_bytes = window_reducer<BL>(options).storage_bytes();
+  // Historical positions of stale producers, for the miss classification.
+  std::map<std::pair<TaskId, Generation>, std::size_t> last;
+  for (std::size_t i = 0; i < run.edges.size(); ++i) {
+    for (const WindowEdge& e : run.edges[i]) {
+      if (!e.input_flags.has(Flag::Wait)) continue;
+      std::size_t j;
+      if (e.status != WindowStatus::Stale) {
+        j = i - static_cast<std::size_t>(e.distance);
+      } else {
+        auto it = last.find({e.producer, e.producer_generation});
+        if (it == last.end()) continue; // names no task at all: never redundant
+        j = it->second;
+      }
+      const bool redundant = a.redundant.count({i, j}) != 0;
+      if (e.wait_removed()) {
+        if (!redundant || !a.redundant_visible.count({i, j})) ++r.false_removals;
+        continue;
+      }
+      if (!redundant) continue;
+      switch (e.status) {
+      case WindowStatus::Untracked: ++r.window_misses; break;
+      case WindowStatus::CrossRing: ++r.cross_ring_misses; break;
+      case WindowStatus::Stale: ++r.stale_misses; break;
+      case WindowStatus::Tracked:
+        // Tracked and visible: the contract removes it iff it is redundant
+        // among the visible edges, so its witnesses must all be invisible.
+        if (a.redundant_visible.count({i, j})) ++r.unexplained;
+        else if (options.mode == WindowMode::SameRing && !a.redundant_same_ring.count({i, j})) ++r.cross_ring_misses;
+        else ++r.stale_misses; // every witness runs through a stale producer (or, same-ring, mixes both)
+        break;
+      }
+    }
+    last[{trace.stream[i].id, trace.stream[i].generation}] = i;
+  }
+  if (budget_ms > 0 && !trace.stream.empty()) {
+    // Steady-state cost per submit. A batch is K back-to-back copies of the
+    // trace (about 2^17 submits in all), copy k with every generation (tasks
+    // and candidates) shifted by k * G, G = largest generation + 1: no
+    // (slot, generation) repeats and every candidate is valid or stale
+    // exactly as in the trace. Each batch runs on a fresh reducer built
+    // outside the timed region; one clock pair per batch, so the clock's own
+    // cost does not swamp small traces. Batches repeat until the budget is spent.
+    using clock = std::chrono::steady_clock;
+    std::uint64_t g = 0;
+    for (const TaskRecord& t : trace.stream) {
+      g = std::max<std::uint64_t>(g, t.generation);
+      for (const Candidate& c : t.candidates) g = std::max<std::uint64_t>(g, c.generation);
+    }
+    const std::uint64_t shift = g + 1;
+    std::uint64_t copies = std::max<std::uint64_t>(1, (std::uint64_t{1} << 17) / trace.stream.size());
+    copies = std::max<std::uint64_t>(1, std::min<std::uint64_t>(copies, 0xffffffffu / shift));
+    TaskStream batch;
+    batch.reserve(copies * trace.stream.size());
+    for (std::uint64_t k = 0; k < copies; ++k)
+      for (TaskRecord t : trace.stream) {
+        t.generation += static_cast<Generation>(k * shift);
+        for (Candidate& c : t.candidates) c.generation += static_cast<Generation>(k * shift);
+        batch.push_back(std::move(t));
+      }
+    std::vector<WindowEdge> out;
+    double total = 0;
+    std::size_t runs = 0;
+    while (runs == 0 || (total < budget_ms * 1e6 && runs < 1000)) {
+      window_reducer<BL> reducer(options);
+      const auto t0 = clock::now();
+      for (const TaskRecord& t : batch) reducer.submit(t.id, t.generation, t.candidates, out);
+      total += static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
+      ++runs;
+    }
+    r.ns_per_task = total / static_cast<double>(runs * batch.size());
+  }
+  return r;
+}
+
+std::string pct(std::size_t part, std::size_t whole) {
+  if (whole == 0) return "-";
+  return fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    else out += c;
+  }
+  return out + "\"";
+}
+
+/// Points of the distance CDF: (distance, share <= distance), at most ~200.
+std::vector<std::pair<std::uint64_t, double>> cdf_points(const std::vector<std::uint64_t>& sorted) {
+  std::vector<std::pair<std::uint64_t, double>> pts;
+  if (sorted.empty()) return pts;
+  const std::size_t n = sorted.size();
+  const std::size_t step = std::max<std::size_t>(1, n / 200);
+  for (std::size_t k = 0; k < n; k += step) {
+    // Last index holding the same distance, so the share is exact at that distance.
+    const std::size_t last = static_cast<std::size_t>(std::upper_bound(sorted.begin(), sorted.end(), sorted[k]) - sorted.begin());
+    const double share = static_cast<double>(last) / static_cast<double>(n);
+    if (pts.empty() || pts.back().first != sorted[k]) pts.emplace_back(sorted[k], share);
+  }
+  if (pts.back().first != sorted.back()) pts.emplace_back(sorted.back(), 1.0);
+  return pts;
+}
+
+/// The CDF as a small SVG: log2 distance axis, share axis, one polyline, a
+/// dashed line at each BL.
+std::string cdf_svg(const std::string& title, const std::vector<std::uint64_t>& sorted, const std::vector<unsigned>& bls) {
+  const double W = 640, H = 400, left = 60, right = 20, top = 40, bottom = 50;
+  const double pw = W - left - right, ph = H - top - bottom;
+  std::uint64_t max_d = sorted.empty() ? 2 : std::max<std::uint64_t>(2, sorted.back());
+  for (unsigned bl : bls) max_d = std::max<std::uint64_t>(max_d, bl);
+  const double log_max = std::ceil(std::log2(static_cast<double>(max_d)));
+  auto x = [&](double d) { return left + pw * std::log2(std::max(1.0, d)) / log_max; };
+  auto y = [&](double share) { return top + ph * (1.0 - share); };
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      W, H, W, H);
+  std::string esc;
+  for (char c : title) esc += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
+  s += fmt::format("<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n", W / 2, esc);
+  // Axes and ticks.
+  s += fmt::format("<path d=\"M{} {} V{} H{}\" stroke=\"black\" fill=\"none\"/>\n", left, top, top + ph, left + pw);
+  for (int k = 0; k <= static_cast<int>(log_max); ++k) {
+    const double d = std::ldexp(1.0, k), px = x(d);
+    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"black\"/>\n", px, top + ph, px, top + ph + 4);
+    if (log_max <= 12 || k % 2 == 0)
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", px, top + ph + 18,
+                       static_cast<std::uint64_t>(d));
+  }
+  for (int k = 0; k <= 4; ++k) {
+    const double share = k / 4.0, py = y(share);
+    s += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>\n", left, py, left + pw, py);
+    s += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.2f}</text>\n", left - 6, py + 4, share);
+  }
+  s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">producer-consumer distance (submits, log scale)</text>\n",
+                   left + pw / 2, H - 10);
+  s += fmt::format("<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" text-anchor=\"middle\">share of WAIT edges</text>\n",
+                   top + ph / 2, top + ph / 2);
+  for (unsigned bl : bls) {
+    const double px = x(bl);
+    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#c33\" stroke-dasharray=\"4 3\"/>\n", px,
+                     top, px, top + ph);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{}\" fill=\"#c33\" text-anchor=\"middle\">BL={}</text>\n", px, top - 4, bl);
+  }
+  // The step CDF: horizontal to each distance, then up to its share.
+  if (!sorted.empty()) {
+    std::string pts = fmt::format("{:.1f},{:.1f}", x(1), y(0));
+    double prev = 0;
+    for (const auto& [d, share] : cdf_points(sorted)) {
+      const double px = x(static_cast<double>(d));
+      pts += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", px, y(prev), px, y(share));
+      prev = share;
+    }
+    pts += fmt::format(" {:.1f},{:.1f}", left + pw, y(prev));
+    s += "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\" points=\"" + pts + "\"/>\n";
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+void run_report(const ReportOptions& ro) {
+  const formats::WindowTrace trace = formats::read_window_trace(ro.file, {ro.slots_per_ring});
+  for (const std::string& w : trace.warnings) fmt::print(stderr, "depreduce: {}\n", w);
+  WindowOptions options = trace.geometry;
+  options.mode = *parse_window_mode(ro.mode);
+  options.seq_width = ro.seq_width;
+  const Analysis a = analyze(trace, options);
+  std::vector<unsigned> bls = ro.bls;
+  std::sort(bls.begin(), bls.end());
+  bls.erase(std::unique(bls.begin(), bls.end()), bls.end());
+  std::vector<BlReport> reports;
+  for (unsigned bl : bls) {
+    if (bl == 64) reports.push_back(report_for<64>(trace, options, a, ro.time_budget_ms));
+    else if (bl == 128) reports.push_back(report_for<128>(trace, options, a, ro.time_budget_ms));
+    else reports.push_back(report_for<256>(trace, options, a, ro.time_budget_ms));
+  }
+  const std::size_t redundant_full = a.redundant.size();
+  // Costs of the unreduced stream: one fanout node per WAIT edge, one dep-pool
+  // entry per materialized dependency (any flag).
+  std::size_t materialized = 0;
+  for (const TaskRecord& t : trace.stream) {
+    std::set<std::pair<TaskId, Generation>> seen;
+    for (const Candidate& c : t.candidates)
+      if (!c.flags.empty()) seen.insert({c.producer, c.generation});
+    materialized += seen.size();
+  }
+
+  if (!ro.plot.empty())
+    formats::write_file_atomically(
+        ro.plot, cdf_svg(fmt::format("WAIT producer-consumer distance CDF: {}", trace.file), a.distances, bls));
+
+  const auto p50 = percentile(a.distances, 0.50), p90 = percentile(a.distances, 0.90),
+             p99 = percentile(a.distances, 0.99), pmax = a.distances.empty() ? 0 : a.distances.back();
+  if (ro.json) {
+    std::string j = "{\n";
+    j += fmt::format("  \"file\": {},\n  \"tasks\": {},\n  \"rings\": {},\n  \"slots_per_ring\": {},\n", json_string(trace.file),
+                     a.tasks, options.rings, options.slots_per_ring);
+    j += fmt::format("  \"mode\": {},\n  \"seq_width\": {},\n", json_string(ro.mode), options.seq_width);
+    j += fmt::format("  \"wait_candidates\": {},\n  \"redundant_full_graph\": {},\n  \"redundant_same_ring_graph\": {},\n",
+                     a.wait_candidates, redundant_full, a.redundant_same_ring.size());
+    j += fmt::format("  \"fanout_nodes\": {},\n  \"dep_pool_entries\": {},\n", a.wait_candidates, materialized);
+    j += fmt::format("  \"distance\": {{\"edges\": {}, \"p50\": {}, \"p90\": {}, \"p99\": {}, \"max\": {}, \"cdf\": [", a.wait_edges,
+                     p50, p90, p99, pmax);
+    bool first = true;
+    for (const auto& [d, share] : cdf_points(a.distances)) {
+      j += fmt::format("{}[{}, {:.6f}]", first ? "" : ", ", d, share);
+      first = false;
+    }
+    j += "]},\n  \"windows\": [\n";
+    for (std::size_t k = 0; k < reports.size(); ++k) {
+      const BlReport& r = reports[k];
+      const WindowCounters& c = r.counters;
+      j += fmt::format(
+          "    {{\"bl\": {}, \"removed\": {}, \"retain_conversions\": {}, \"pure_wait_removals\": {}, "
+          "\"tracked\": {}, \"untracked\": {}, \"cross_ring\": {}, \"stale\": {}, "
+          "\"window_misses\": {}, \"cross_ring_misses\": {}, \"stale_misses\": {}, \"unexplained_misses\": {}, "
+          "\"false_removals\": {}, \"within_window\": {:.6f}, \"fanout_nodes_dropped\": {}, \"dep_pool_entries_dropped\": {}, "
+          "\"ns_per_task\": {}, \"storage_bytes\": {}}}{}\n",
+          r.bl, c.wait_removed, c.retain_conversions, c.pure_wait_removals, c.tracked, c.untracked, c.cross_ring, c.stale,
+          r.window_misses, r.cross_ring_misses, r.stale_misses, r.unexplained, r.false_removals,
+          share_within(a.distances, r.bl), c.wait_removed, c.pure_wait_removals,
+          r.ns_per_task < 0 ? std::string("null") : fmt::format("{:.2f}", r.ns_per_task), r.storage_bytes,
+          k + 1 < reports.size() ? "," : "");
+    }
+    j += "  ]\n}\n";
+    fmt::print("{}", j);
+  } else {
+    fmt::print("window report: {}\n", trace.file);
+    fmt::print("  {} tasks, {} ring(s), {} slots per ring, {}-bit submit sequence, mode {}\n", a.tasks, options.rings,
+               options.slots_per_ring, options.seq_width, ro.mode);
+    fmt::print("WAIT candidates:                        {}\n", a.wait_candidates);
+    fmt::print("redundant WAIT edges, full graph:       {} ({})\n", redundant_full, pct(redundant_full, a.wait_candidates));
+    if (options.mode == WindowMode::SameRing)
+      fmt::print("redundant WAIT edges, same-ring graph:  {} ({})\n", a.redundant_same_ring.size(),
+                 pct(a.redundant_same_ring.size(), a.wait_candidates));
+    if (a.distances.empty())
+      fmt::print("producer-consumer distance (submits):   no WAIT edges\n");
+    else
+      fmt::print("producer-consumer distance (submits):   p50 {}, p90 {}, p99 {}, max {}\n", p50, p90, p99, pmax);
+    fmt::print("fanout nodes (WAIT) / dep-pool entries: {} / {}\n\n", a.wait_candidates, materialized);
+    std::string head = fmt::format("{:<40}", "");
+    for (const BlReport& r : reports) head += fmt::format("{:>14}", fmt::format("BL={}", r.bl));
+    fmt::print("{}\n", head);
+    auto row = [&](const std::string& label, auto value) {
+      std::string line = fmt::format("{:<40}", label);
+      for (const BlReport& r : reports) line += fmt::format("{:>14}", value(r));
+      fmt::print("{}\n", line);
+    };
+    row("WAIT edges within the window", [&](const BlReport& r) { return pct(static_cast<std::size_t>(std::llround(share_within(a.distances, r.bl) * 1e6)), 1000000); });
+    row("removed (WAIT dropped)", [](const BlReport& r) { return std::to_string(r.counters.wait_removed); });
+    row("  WAIT|RETAIN -> RETAIN", [](const BlReport& r) { return std::to_string(r.counters.retain_conversions); });
+    row("  pure WAIT removed", [](const BlReport& r) { return std::to_string(r.counters.pure_wait_removals); });
+    row("share of full-graph redundancy removed",
+        [&](const BlReport& r) { return pct(r.counters.wait_removed, redundant_full); });
+    row("window misses (redundant, d > BL)", [](const BlReport& r) { return std::to_string(r.window_misses); });
+    row("cross-ring misses", [](const BlReport& r) { return std::to_string(r.cross_ring_misses); });
+    row("stale misses", [](const BlReport& r) { return std::to_string(r.stale_misses); });
+    row("fanout nodes dropped", [&](const BlReport& r) {
+      return fmt::format("{} ({})", r.counters.wait_removed, pct(r.counters.wait_removed, a.wait_candidates));
+    });
+    row("dep-pool entries dropped", [&](const BlReport& r) {
+      return fmt::format("{} ({})", r.counters.pure_wait_removals, pct(r.counters.pure_wait_removals, materialized));
+    });
+    row("reducer time per task (ns)", [](const BlReport& r) {
+      return r.ns_per_task < 0 ? std::string("-") : fmt::format("{:.1f}", r.ns_per_task);
+    });
+    row("side storage (KiB)", [](const BlReport& r) { return fmt::format("{:.0f}", static_cast<double>(r.storage_bytes) / 1024.0); });
+    for (const BlReport& r : reports)
+      if (r.false_removals != 0 || r.unexplained != 0)
+        fmt::print(stderr, "depreduce: internal check failed at BL={}: {} false removal(s), {} unexplained miss(es)\n", r.bl,
+                   r.false_removals, r.unexplained);
+  }
+  for (const BlReport& r : reports)
+    if (r.false_removals != 0 || r.unexplained != 0) exit_code = kExitFindings;
+}
+
+} // namespace
+
+void add_window_report_command(CLI::App& app) {
+  auto ro = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "window-report",
+      "Replay a trace through the bounded-window WAIT reducer (BL = 64/128/256) and report coverage, misses, "
+      "distances and cost (docs/window.md)");
+  cmd->add_option("FILE", ro->file, "deps.json dump of the runtime, or any DAG file (one ring, program order)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--bl", ro->bls, "Window sizes to evaluate, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({64u, 128u, 256u}))
+      ->capture_default_str();
+  cmd->add_option("--mode", ro->mode, "global: cross-ring candidates use the global sequence; same-ring: keep them")
+      ->check(CLI::IsMember({"global", "same-ring"}))
+      ->capture_default_str();
+  cmd->add_option("--plot", ro->plot, "Write the distance CDF as SVG to this file");
+  cmd->add_flag("--json", ro->json, "Print the report as JSON");
+  cmd->add_option("--slots-per-ring", ro->slots_per_ring, "deps.json: task slots per ring (slot = local id % this)")
+      ->check(CLI::Range(1u, 1u << 24))
+      ->capture_default_str();
+  cmd->add_option("--seq-width", ro->seq_width, "Width of submit_seq in bits")
+      ->check(CLI::IsMember({32u, 64u}))
+      ->capture_default_str();
+  cmd->add_option("--time-budget-ms", ro->time_budget_ms, "Time spent measuring the reducer per BL (0: do not measure)")
+      ->check(CLI::Range(0.0, 60000.0))
+      ->capture_default_str();
+  cmd->callback([ro] { run_report(*ro); });
+}
+
+} // namespace depreduce::cli
