@@ -25,6 +25,7 @@ extern int exit_code;
 
 void add_reduce_commands(CLI::App& app); // reduce, convert, explain (cmd_reduce.cpp)
 void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)
+void add_fence_command(CLI::App& app); // fence (cmd_fence.cpp)
 void add_window_report_command(CLI::App& app); // window-report (cmd_window_report.cpp)
 
 } // namespace depreduce::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every sub-command");
   add_reduce_commands(app);
   add_generate_command(app);
+  add_fence_command(app);
   add_window_report_command(app);
   try {
     app.parse(argc, argv);
