@@ -1,5 +1,8 @@
 //===- cli/cmd_reduce.cpp - `depreduce reduce` and `depreduce explain` ---===//
 #include <chrono>
+#include <cstdio>
+#include <functional>
+#include <unistd.h>
 #include <map>
 #include <string>
 #include <vector>
@@ -63,6 +66,18 @@ void print_stats(const Graph& g, const Reduction& r, const ReduceStats& s, doubl
   fmt::print(stderr, "time: {:.6f} s\n", seconds);
 }
 
+/// A one-line progress bar on stderr, only when stderr is a terminal.
+std::function<void(std::size_t, std::size_t)> progress_bar(const char* what, bool enabled) {
+  if (!enabled || !isatty(fileno(stderr))) return {};
+  return [what](std::size_t done, std::size_t total) {
+    const int width = 40;
+    int filled = total ? static_cast<int>(width * done / total) : width;
+    fmt::print(stderr, "\r{} [{}{}] {:3d}%", what, std::string(filled, '#'), std::string(width - filled, '.'),
+               total ? static_cast<int>(100 * done / total) : 100);
+    if (done == total) fmt::print(stderr, "\n");
+  };
+}
+
 NodeId node_named(const Graph& g, const std::string& name) {
   for (NodeId v = 0; v < g.nodes.size(); ++v)
     if (g.nodes[v].name == name) return v;
@@ -92,6 +107,7 @@ void add_reduce_commands(CLI::App& app) {
     std::string mode = "exact";
     bool stats = false;
     bool json = false;
+    bool quiet = false;
   };
   auto args = std::make_shared<ReduceArgs>();
   reduce_cmd->add_option("FILE", args->in.file, "Input graph (DOT, STG, WfCommons JSON, Pegasus DAX)")
@@ -107,6 +123,7 @@ void add_reduce_commands(CLI::App& app) {
       ->check(CLI::IsMember({"exact", "shipped"}));
   reduce_cmd->add_flag("--stats", args->stats, "Print counts and time on stderr");
   reduce_cmd->add_flag("--json", args->json, "Write a JSON summary instead of DOT");
+  reduce_cmd->add_flag("-q,--quiet", args->quiet, "No progress bar (shown on a terminal for inputs over 10^6 edges)");
   reduce_cmd->callback([args] {
     ReduceOptions o;
     o.filter = parse_filter(args->kinds);
@@ -115,6 +132,7 @@ void add_reduce_commands(CLI::App& app) {
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
     Graph g = load(args->in);
     ReduceStats s;
+    s.progress = progress_bar("reduce", !args->quiet && g.edges.size() > 1000000);
     auto t0 = std::chrono::steady_clock::now();
     Reduction r = args->impl == "reference" ? reference::reduce(g, o, &s) : reduce(g, o, &s);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -209,7 +209,9 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
   std::size_t candidates = 0;
   std::size_t next_query = 0;
 
+  const bool report = stats && stats->progress;
   for (NodeId c = 0; c < n; ++c) {
+    if (report && (c & 0xFFFF) == 0) stats->progress(c, n);
     const Node& node = g.nodes[c];
     auto work = take();
     bool fresh = true;
@@ -315,6 +317,7 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
       result.edges.push_back(std::move(kept));
     }
   }
+  if (report) stats->progress(n, n);
   if (stats) {
     stats->candidates = candidates;
     stats->peak_live_closures = peak_live;

@@ -120,7 +120,7 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
   (void)options.mode;
   Reduction result;
   std::size_t candidates = 0;
-  if (g.nodes.empty()) { if (stats) *stats = {}; return result; }
+  if (g.nodes.empty()) return result;
   const EventGraph eg = build_event_graph(g);
 
   // reaches[x] = every event reachable from event x (x included).
@@ -155,7 +155,7 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
       result.edges.push_back(kept);
     }
   }
-  if (stats) { *stats = {}; stats->candidates = candidates; }
+  if (stats) stats->candidates = candidates;
   return result;
 }
 

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -84,8 +85,11 @@ struct Reduction {
   friend bool operator==(const Reduction&, const Reduction&) = default;
 };
 
-/// Counters a caller may ask reduce() for.
+/// Counters a caller may ask reduce() for, and an optional progress hook.
 struct ReduceStats {
+  /// Input: if set, called with (consumers processed, total nodes) about every
+  /// 65,536 nodes and once at the end. For progress bars; must not throw.
+  std::function<void(std::size_t done, std::size_t total)> progress;
   std::size_t candidates = 0;       ///< Explicit WAIT edges admitted by the filter.
   std::size_t peak_live_closures = 0; ///< Max closures held at once (live frontier).
   std::size_t peak_closure_bytes = 0; ///< Max bytes held by live closures (Roaring sizes).
