@@ -1,0 +1,195 @@
+//===- window_report_test.cpp - `depreduce window-report` as a user runs it ===//
+///
+/// \file
+/// Runs the built `depreduce` binary (DEPREDUCE_CLI) on small traces whose
+/// report is derived by hand in the comments, reads `--json`, checks the SVG
+/// plot, and the exit codes (64 usage, 2 bad input).
+//===----------------------------------------------------------------------===//
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct CliRun {
+  int code;
+  std::string out; ///< stdout only
+  std::string err; ///< stderr
+};
+
+class WindowReportCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("depreduce_window_report_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  CliRun run(const std::string& args) {
+    const char* cli = std::getenv("DEPREDUCE_CLI");
+    const std::string err = (dir_ / "stderr.txt").string();
+    const std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>" + err;
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    std::array<char, 4096> buf;
+    while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+    const int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
+  }
+  json report(const std::string& args) {
+    const CliRun r = run("window-report " + args + " --json --time-budget-ms 0");
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out);
+  }
+  static const json& window(const json& j, unsigned bl) {
+    for (const json& w : j["windows"])
+      if (w["bl"] == bl) return w;
+    ADD_FAILURE() << "no BL=" << bl;
+    return j;
+  }
+  fs::path dir_;
+};
+
+// The issue's trace; t0 -> t4 carries WAIT|RETAIN. Six WAIT candidates with
+// distances t1<-t0 1, t2<-t0 2, t3<-t1 2, t3<-t2 1, t4<-t0 4, t4<-t3 1:
+// sorted 1,1,1,2,2,4 -> p50 = 1 (3rd of 6), p90 = 4 (6th), max 4.
+// Full graph: t0 -> t4 redundant (t0 -> t1 -> t3 -> t4). Global: removed at
+// every BL as a RETAIN conversion. Same-ring: t0's three edges are cross-ring;
+// the redundant one is a cross-ring miss; the ring-1 graph has no redundancy.
+const char* const kTrace = R"({"tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
+  {"task_id": "4294967298"}, {"task_id": "4294967299"}],
+ "edges": [{"pred": "0", "succ": "4294967296"}, {"pred": "0", "succ": "4294967297"},
+  {"pred": "4294967296", "succ": "4294967298"}, {"pred": "4294967297", "succ": "4294967298"},
+  {"pred": "0", "succ": "4294967299", "flags": ["wait", "retain"]}, {"pred": "4294967298", "succ": "4294967299"}]})";
+
+TEST_F(WindowReportCli, CrossRingTraceGlobalJson) {
+  const json j = report(write("t.json", kTrace));
+  EXPECT_EQ(j["tasks"], 5);
+  EXPECT_EQ(j["rings"], 2);
+  EXPECT_EQ(j["wait_candidates"], 6);
+  EXPECT_EQ(j["redundant_full_graph"], 1);
+  EXPECT_EQ(j["dep_pool_entries"], 6);
+  EXPECT_EQ(j["distance"]["p50"], 1);
+  EXPECT_EQ(j["distance"]["p90"], 4);
+  EXPECT_EQ(j["distance"]["max"], 4);
+  ASSERT_EQ(j["windows"].size(), 3u);
+  for (unsigned bl : {64u, 128u, 256u}) {
+    const json& w = window(j, bl);
+    EXPECT_EQ(w["removed"], 1);
+    EXPECT_EQ(w["retain_conversions"], 1);
+    EXPECT_EQ(w["pure_wait_removals"], 0);
+    EXPECT_EQ(w["fanout_nodes_dropped"], 1);
+    EXPECT_EQ(w["dep_pool_entries_dropped"], 0);
+    EXPECT_EQ(w["window_misses"], 0);
+    EXPECT_EQ(w["false_removals"], 0);
+    EXPECT_TRUE(w["ns_per_task"].is_null());
+  }
+}
+
+TEST_F(WindowReportCli, CrossRingTraceSameRingCountsACrossRingMiss) {
+  const json j = report(write("t.json", kTrace) + " --mode same-ring --bl 64");
+  EXPECT_EQ(j["redundant_same_ring_graph"], 0);
+  ASSERT_EQ(j["windows"].size(), 1u);
+  const json& w = window(j, 64);
+  EXPECT_EQ(w["removed"], 0);
+  EXPECT_EQ(w["cross_ring"], 3);
+  EXPECT_EQ(w["cross_ring_misses"], 1);
+  EXPECT_EQ(w["unexplained_misses"], 0);
+}
+
+// A one-ring chain n0 -> n1 -> ... -> n69 plus n0 -> n69 (d = 69). BL = 64
+// cannot see n0 from n69: a window miss; BL = 128 and 256 remove it. The
+// chain edges sit at d = 1: 70 WAIT edges, 69 within 64, all within 128.
+TEST_F(WindowReportCli, ChainShortcutBeyondSixtyFourIsAWindowMiss) {
+  std::string dot = "digraph {\n";
+  for (int i = 0; i + 1 < 70; ++i) dot += "  n" + std::to_string(i) + " -> n" + std::to_string(i + 1) + ";\n";
+  dot += "  n0 -> n69;\n}\n";
+  const json j = report(write("chain.dot", dot));
+  EXPECT_EQ(j["wait_candidates"], 70);
+  EXPECT_EQ(j["redundant_full_graph"], 1);
+  EXPECT_EQ(j["distance"]["max"], 69);
+  EXPECT_EQ(window(j, 64)["removed"], 0);
+  EXPECT_EQ(window(j, 64)["window_misses"], 1);
+  EXPECT_EQ(window(j, 64)["untracked"], 1);
+  EXPECT_NEAR(window(j, 64)["within_window"].get<double>(), 69.0 / 70.0, 1e-6);
+  EXPECT_EQ(window(j, 128)["removed"], 1);
+  EXPECT_EQ(window(j, 128)["window_misses"], 0);
+  EXPECT_EQ(window(j, 256)["pure_wait_removals"], 1);
+}
+
+// Two slots per ring: local ids 0,1,2,3 -> (slot 0, gen 0), (1, 0), (0, 1),
+// (1, 1). When local 3 is submitted, slot 0 holds local 2, so its candidate
+// local 0 is stale: 0 -> 3 is redundant (0 -> 1 -> 3) but kept, a stale miss.
+TEST_F(WindowReportCli, ReusedSlotMakesAStaleMiss) {
+  const char* trace = R"({"tasks": [{"task_id": 0}, {"task_id": 1}, {"task_id": 2}, {"task_id": 3}],
+    "edges": [{"pred": 0, "succ": 1}, {"pred": 1, "succ": 3}, {"pred": 0, "succ": 3}]})";
+  const json j = report(write("s.json", trace) + " --slots-per-ring 2 --bl 64");
+  EXPECT_EQ(j["redundant_full_graph"], 1);
+  const json& w = window(j, 64);
+  EXPECT_EQ(w["stale"], 1);
+  EXPECT_EQ(w["stale_misses"], 1);
+  EXPECT_EQ(w["removed"], 0);
+  // With the default 16,384 slots nothing is reused and the edge goes.
+  EXPECT_EQ(window(report(write("s2.json", trace) + " --bl 64"), 64)["removed"], 1);
+}
+
+TEST_F(WindowReportCli, TextReportAndPlot) {
+  const std::string svg = (dir_ / "cdf.svg").string();
+  const CliRun r = run("window-report " + write("t.json", kTrace) + " --bl 64,256 --plot " + svg + " --time-budget-ms 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("WAIT candidates:                        6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("BL=64"), std::string::npos);
+  EXPECT_NE(r.out.find("BL=256"), std::string::npos);
+  EXPECT_EQ(r.out.find("BL=128"), std::string::npos);
+  EXPECT_NE(r.out.find("WAIT|RETAIN -> RETAIN"), std::string::npos);
+  EXPECT_NE(r.out.find("reducer time per task (ns)"), std::string::npos);
+  const std::string plot = slurp(svg);
+  EXPECT_EQ(plot.rfind("<svg", 0), 0u) << plot.substr(0, 80);
+  EXPECT_NE(plot.find("<polyline"), std::string::npos);
+  EXPECT_NE(plot.find(">BL=64<"), std::string::npos);
+  EXPECT_NE(plot.find(">BL=256<"), std::string::npos);
+  EXPECT_NE(plot.find("</svg>"), std::string::npos);
+}
+
+TEST_F(WindowReportCli, UsageErrorsExit64) {
+  const std::string f = write("t.json", kTrace);
+  EXPECT_EQ(run("window-report " + f + " --bl 64,100").code, 64);
+  EXPECT_EQ(run("window-report " + f + " --mode sideways").code, 64);
+  EXPECT_EQ(run("window-report " + f + " --seq-width 48").code, 64);
+  EXPECT_EQ(run("window-report " + f + " --slots-per-ring 0").code, 64);
+  EXPECT_EQ(run("window-report").code, 64);
+  EXPECT_EQ(run("window-report " + (dir_ / "missing.json").string()).code, 64);
+}
+
+TEST_F(WindowReportCli, BadTraceExits2WithFileAndLine) {
+  const std::string f = write("dup.json", "{\"tasks\": [\n{\"task_id\": 1},\n{\"task_id\": 1}\n], \"edges\": []}\n");
+  const CliRun r = run("window-report " + f);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("dup.json:3: duplicate task_id 1"), std::string::npos) << r.err;
+  const std::string cyc = write("cycle.dot", "digraph { a -> b; b -> a; }\n");
+  EXPECT_EQ(run("window-report " + cyc).code, 2);
+}
+
+} // namespace
