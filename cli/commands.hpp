@@ -27,6 +27,9 @@ void add_reduce_commands(CLI::App& app); // reduce, convert, explain (cmd_reduce
 void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)
 void add_fence_command(CLI::App& app); // fence (cmd_fence.cpp)
 void add_window_report_command(CLI::App& app); // window-report (cmd_window_report.cpp)
+void add_build_command(CLI::App& app); // build (cmd_build.cpp)
+void add_verify_command(CLI::App& app); // verify (cmd_verify.cpp)
+void add_expand_command(CLI::App& app); // expand (cmd_expand.cpp)
 
 } // namespace depreduce::cli
 

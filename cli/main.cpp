@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   add_generate_command(app);
   add_fence_command(app);
   add_window_report_command(app);
+  add_build_command(app);
+  add_verify_command(app);
+  add_expand_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

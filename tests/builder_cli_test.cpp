@@ -1,0 +1,138 @@
+//===- builder_cli_test.cpp - depreduce build / verify / expand -----------===//
+///
+/// Runs the built `depreduce` binary (DEPREDUCE_CLI) and checks exit codes
+/// (0 clean, 1 findings, 2 bad input), the exact report lines and that
+/// outputs are complete or untouched.
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code;
+  std::string out; ///< stdout and stderr together
+};
+
+CliRun run(const std::string& args) {
+  const char* cli = std::getenv("DEPREDUCE_CLI");
+  std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class BuilderCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("depreduce_builder_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  fs::path dir_;
+};
+
+const char* const kBuffer = R"dot(digraph {
+  w0 [writes="B:[0,64)"]; r0 [reads="B:[0,64)"]; w1 [writes="B:[0,64)"]; r1 [reads="B:[0,64)"]
+})dot";
+
+TEST_F(BuilderCli, BuildThenVerifyIsClean) {
+  std::string in = write("g.dot", kBuffer);
+  std::string out = (dir_ / "built.dot").string();
+  for (const char* impl : {"optimized", "reference"}) {
+    CliRun b = run("build " + in + " -o " + out + " --stats --impl " + impl);
+    ASSERT_EQ(b.code, 0) << b.out;
+    EXPECT_NE(b.out.find("edges out: 4"), std::string::npos) << b.out;
+    std::string dot = slurp(out);
+    EXPECT_NE(dot.find("\"w0\" -> \"r0\" [\"kind\"=\"flow\"]"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("\"r0\" -> \"w1\" [\"kind\"=\"anti\"]"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("\"w0\" -> \"w1\" [\"kind\"=\"output\"]"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("\"w1\" -> \"r1\" [\"kind\"=\"flow\"]"), std::string::npos) << dot;
+    CliRun v = run("verify " + out + " --impl " + impl);
+    EXPECT_EQ(v.code, 0) << v.out;
+    EXPECT_NE(v.out.find("labels: 0"), std::string::npos) << v.out;
+    EXPECT_NE(v.out.find("races: 0"), std::string::npos) << v.out;
+  }
+}
+
+TEST_F(BuilderCli, VerifyFindsLabelsAndRaces) {
+  // w0 -> r0 mislabelled; w1 -> r1 missing (race); r0 -> w1 and w0 -> w1 right.
+  std::string in = write("bad.dot", std::string(kBuffer).replace(std::string(kBuffer).rfind('}'), 1,
+                                                                  "w0 -> r0 [kind=anti]; r0 -> w1 [kind=anti]; "
+                                                                  "w0 -> w1 [kind=output] }"));
+  for (const char* impl : {"optimized", "reference"}) {
+    CliRun labels = run("verify " + in + " --labels --impl " + impl);
+    EXPECT_EQ(labels.code, 1) << labels.out;
+    EXPECT_NE(labels.out.find("Inconsistent dependence labeling on: w0 -> r0 computed: flow labeled: anti\n"),
+              std::string::npos)
+        << labels.out;
+    EXPECT_EQ(labels.out.find("Race on:"), std::string::npos) << labels.out;
+    CliRun races = run("verify " + in + " --races --impl " + impl);
+    EXPECT_EQ(races.code, 1) << races.out;
+    EXPECT_NE(races.out.find("Race on: w1 -> r1 computed: flow bytes: B:[0,64)\n"), std::string::npos) << races.out;
+    EXPECT_EQ(races.out.find("Inconsistent"), std::string::npos) << races.out;
+    CliRun both = run("verify " + in + " --impl " + impl);
+    EXPECT_EQ(both.code, 1) << both.out;
+    EXPECT_NE(both.out.find("labels: 1 inconsistent"), std::string::npos) << both.out;
+    EXPECT_NE(both.out.find("races: 1 racing"), std::string::npos) << both.out;
+  }
+}
+
+TEST_F(BuilderCli, BadRangeIsExitTwoWithFileAndLine) {
+  std::string in = write("range.dot", "digraph {\n a [writes=\"B:[0,64)\"];\n b [reads=\"B:[9,3)\"];\n}\n");
+  std::string out = write("keep.dot", "previous content\n");
+  for (const std::string& cmd : {"build " + in + " -o " + out, "verify " + in, "expand " + in + " -o " + out}) {
+    CliRun r = run(cmd);
+    EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out;
+    EXPECT_NE(r.out.find("range.dot:3:"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(slurp(out), "previous content\n");
+}
+
+TEST_F(BuilderCli, ExpandWritesFlatGraph) {
+  std::string in = write("units.dot", R"dot(digraph {
+  subgraph cluster_outer { a; subgraph cluster_inner { b } }
+  c; a -> b [kind=flow]; b -> c
+})dot");
+  std::string out = (dir_ / "flat.dot").string();
+  CliRun r = run("expand " + in + " -o " + out);
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string dot = slurp(out);
+  EXPECT_NE(dot.find("\"outer/a\" -> \"outer/inner/b\" [\"kind\"=\"flow\"]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"outer/inner/b\" -> \"c\""), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("subgraph"), std::string::npos) << dot;
+}
+
+TEST_F(BuilderCli, ExpandNodeInTwoUnitsIsExitTwo) {
+  std::string in = write("two.dot", "digraph {\n subgraph cluster_a { x }\n subgraph cluster_b { x }\n}\n");
+  CliRun r = run("expand " + in);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("two.dot:2: node 'x' is in two scheduling units"), std::string::npos) << r.out;
+}
+
+} // namespace
