@@ -2,7 +2,8 @@
 ///
 /// \file
 /// bytes -> random orchestration program (testing::random_fence_program:
-/// every compressed and fallback shape) -> ExpandManualPhaseFence -> the
+/// every compressed and fallback shape) -> every registered pass
+/// (testing::fence_pass_impls: ExpandManualPhaseFence first) -> the
 /// interpreter (reference/) runs both -> compare. Aborts, printing the program
 /// before and after, when happens-before among the real tasks differs, when
 /// the barriers are not the ones the generator built for, when a fallback
@@ -24,10 +25,10 @@ namespace {
 
 using namespace depreduce;
 
-[[noreturn]] void fail(const char* what, const orch::Program& before, const orch::Program& after,
-                       const std::string& detail = "") {
-  std::fprintf(stderr, "MISMATCH: %s %s\n--- before ---\n%s--- after ---\n%s", what, detail.c_str(),
-               orch::print(before).c_str(), orch::print(after).c_str());
+[[noreturn]] void fail(const testing::FencePassImpl& impl, const char* what, const orch::Program& before,
+                       const orch::Program& after, const std::string& detail = "") {
+  std::fprintf(stderr, "MISMATCH (%s): %s %s\n--- before ---\n%s--- after ---\n%s", impl.name.c_str(), what,
+               detail.c_str(), orch::print(before).c_str(), orch::print(after).c_str());
   std::abort();
 }
 
@@ -43,38 +44,41 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   testing::GeneratedFenceProgram g = testing::random_fence_program(choices, options);
   const orch::Program& before = g.program;
 
-  PhaseFenceSummary s;
-  orch::Program after = expand_manual_phase_fence(before, &s);
-  std::string bad = check_phase_fence_invariants(after);
-  if (!bad.empty()) fail("invariant", before, after, bad);
+  for (const testing::FencePassImpl& impl : testing::fence_pass_impls()) {
+    PhaseFenceSummary s;
+    orch::Program after = impl.run(before, &s);
+    std::string bad = check_phase_fence_invariants(after);
+    if (!bad.empty()) fail(impl, "invariant", before, after, bad);
 
-  auto cmp = reference::compare_fence(before, after, g.trips);
-  if (!cmp.equivalent) fail("happens-before", before, after, cmp.mismatch);
+    auto cmp = reference::compare_fence(before, after, g.trips);
+    if (!cmp.equivalent) fail(impl, "happens-before", before, after, cmp.mismatch);
 
-  if (s.barriers.size() != g.expected.size())
-    fail("barrier count", before, after, std::to_string(s.barriers.size()) + " vs " + std::to_string(g.expected.size()));
-  for (std::size_t i = 0; i < s.barriers.size(); ++i)
-    if (s.barriers[i].array != g.expected[i].array || s.barriers[i].n != g.expected[i].n ||
-        s.barriers[i].m != g.expected[i].m)
-      fail("barrier", before, after, s.barriers[i].name);
-  for (const auto& [name, reason] : g.expected_kept) {
-    bool ok = false;
-    for (const FenceKept& k : s.kept) ok = ok || (k.submit == name && k.reason == reason);
-    if (!ok) fail("fallback", before, after, name + " should be kept for " + fence_fallback_name(reason));
-  }
-  if (g.constant_trips && cmp.edges_before - cmp.edges_after != g.expected_edge_drop())
-    fail("edge drop", before, after,
-         std::to_string(cmp.edges_before) + " -> " + std::to_string(cmp.edges_after) + ", expected drop " +
-             std::to_string(g.expected_edge_drop()));
+    if (s.barriers.size() != g.expected.size())
+      fail(impl, "barrier count", before, after,
+           std::to_string(s.barriers.size()) + " vs " + std::to_string(g.expected.size()));
+    for (std::size_t i = 0; i < s.barriers.size(); ++i)
+      if (s.barriers[i].array != g.expected[i].array || s.barriers[i].n != g.expected[i].n ||
+          s.barriers[i].m != g.expected[i].m)
+        fail(impl, "barrier", before, after, s.barriers[i].name);
+    for (const auto& [name, reason] : g.expected_kept) {
+      bool ok = false;
+      for (const FenceKept& k : s.kept) ok = ok || (k.submit == name && k.reason == reason);
+      if (!ok) fail(impl, "fallback", before, after, name + " should be kept for " + fence_fallback_name(reason));
+    }
+    if (g.constant_trips && cmp.edges_before - cmp.edges_after != g.expected_edge_drop())
+      fail(impl, "edge drop", before, after,
+           std::to_string(cmp.edges_before) + " -> " + std::to_string(cmp.edges_after) + ", expected drop " +
+               std::to_string(g.expected_edge_drop()));
 
-  PhaseFenceSummary again;
-  if (expand_manual_phase_fence(after, &again) != after || !again.barriers.empty())
-    fail("idempotence", before, after);
+    PhaseFenceSummary again;
+    if (impl.run(after, &again) != after || !again.barriers.empty())
+      fail(impl, "idempotence", before, after);
 
-  for (const orch::Program* p : {&before, static_cast<const orch::Program*>(&after)}) {
-    std::string text = orch::print(*p);
-    orch::Program back = formats::parse_orchestration(text, "fuzz.orch");
-    if (back != *p || orch::print(back) != text) fail("round trip", before, after);
+    for (const orch::Program* p : {&before, static_cast<const orch::Program*>(&after)}) {
+      std::string text = orch::print(*p);
+      orch::Program back = formats::parse_orchestration(text, "fuzz.orch");
+      if (back != *p || orch::print(back) != text) fail(impl, "round trip", before, after);
+    }
   }
   return 0;
 }

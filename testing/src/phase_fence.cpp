@@ -527,6 +527,20 @@ private:
 
 } // namespace
 
+namespace {
+std::vector<FencePassImpl>& fence_registry() {
+  static std::vector<FencePassImpl> impls = {{"optimized", &depreduce::expand_manual_phase_fence}};
+  return impls;
+}
+} // namespace
+
+const std::vector<FencePassImpl>& fence_pass_impls() { return fence_registry(); }
+
+bool register_fence_pass_impl(FencePassImpl impl) {
+  fence_registry().push_back(std::move(impl));
+  return true;
+}
+
 GeneratedFenceProgram random_fence_program(ChoiceStream& choices, const FenceGenOptions& options) {
   GeneratedFenceProgram out;
   Generator(choices, options, out).run();

@@ -98,6 +98,24 @@ struct FenceGenOptions {
 /// (orch::find_problem reports nothing); at most a few hundred tasks.
 GeneratedFenceProgram random_fence_program(ChoiceStream& choices, const FenceGenOptions& options = {});
 
+/// One implementation of the phase fence contract (docs/phase-fence.md): a
+/// name and the pass, same signature as depreduce::expand_manual_phase_fence.
+/// The judge is not a twin but the interpreter oracle (reference/), so the
+/// properties and fuzz_fence_diff check every registered pass against it.
+struct FencePassImpl {
+  std::string name; ///< "optimized", ...
+  orch::Program (*run)(const orch::Program&, PhaseFenceSummary*);
+};
+
+/// The optimized pass, then every pass added with register_fence_pass_impl().
+const std::vector<FencePassImpl>& fence_pass_impls();
+
+/// Adds a third-party pass (e.g. a compiler's own ExpandManualPhaseFence
+/// wrapped to this IR), before the tests run: from a static initialiser in
+/// an adapter file compiled into depreduce_props (docs/testing.md,
+/// -DDEPREDUCE_EXTRA_PROPS_SOURCES). \returns true (so it can initialise a static).
+bool register_fence_pass_impl(FencePassImpl impl);
+
 } // namespace depreduce::testing
 
 #endif // DEPREDUCE_TESTING_PHASE_FENCE_HPP
