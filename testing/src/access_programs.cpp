@@ -57,7 +57,7 @@ ByteRange decode_range(std::uint8_t a, std::uint8_t b, std::uint32_t spaces, std
   const std::uint64_t offset = (b & 0x80) ? 7 : ((b & 0x40) ? 1 : 0);
   r.lo = std::uint64_t((a >> 2) % extent_tiles) * 8 + offset;
   const std::uint64_t code = b & 0x3f;
-  const std::uint64_t length = code == 0 ? 0 : code == 1 ? 1 : (code - 1) * 4;
+  const std::uint64_t length = code == 0 ? 0 : code == 1 ? 1 : ((code - 2) % 12 + 1) * 4; // 4..48
   r.hi = std::min<std::uint64_t>(r.lo + length, std::uint64_t(extent_tiles) * 8 + 8);
   if (r.hi < r.lo) r.hi = r.lo;
   return r;
