@@ -1,0 +1,57 @@
+//===- fuzz/fuzz_verify.cpp - Label verification and race check, twins ----===//
+///
+/// bytes -> access program with random edges (testing::access_program_from_bytes)
+/// -> both twins' label verification and race check -> compare; then the
+/// same on the program's built graph with the random edges applied as
+/// mutations (relabel an existing edge, or add one; an edge with no kinds
+/// deletes), which gives mostly consistent graphs with a few findings. Also
+/// checks that the race verdict equals the all-conflicting-pairs verdict.
+/// Aborts with the graph and both results printed on any difference.
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <tuple>
+
+#include "depreduce/reference/race_check.hpp"
+#include "depreduce/testing/access_programs.hpp"
+
+namespace {
+
+using namespace depreduce;
+
+void compare(const Graph& g) {
+  const auto& impls = testing::builder_impls();
+  const auto la = impls[0].verify_labels(g), lb = impls[1].verify_labels(g);
+  const auto ra = impls[0].find_races(g), rb = impls[1].find_races(g);
+  const bool verdict = reference::race_free_by_all_conflicts(g);
+  if (la == lb && ra == rb && ra.empty() == verdict) return;
+  std::fprintf(stderr, "MISMATCH (all-conflicts verdict: %s)\n%s", verdict ? "race-free" : "racy",
+               testing::describe(g).c_str());
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::fprintf(stderr, "%s:\n", impls[i].name.c_str());
+    for (const LabelMismatch& m : i ? lb : la) std::fprintf(stderr, "  %s\n", format_label_mismatch(g, m).c_str());
+    for (const Race& r : i ? rb : ra) std::fprintf(stderr, "  %s\n", format_race(g, r).c_str());
+  }
+  std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Graph g = testing::access_program_from_bytes(data, size);
+  compare(g);
+
+  Graph mixed = build_dependences(g);
+  for (const Edge& m : g.edges) {
+    auto at = std::lower_bound(mixed.edges.begin(), mixed.edges.end(), m, [](const Edge& a, const Edge& b) {
+      return std::tie(a.src, a.dst) < std::tie(b.src, b.dst);
+    });
+    const bool present = at != mixed.edges.end() && at->src == m.src && at->dst == m.dst;
+    if (present && m.kinds.empty()) mixed.edges.erase(at);
+    else if (present) { at->kinds = m.kinds; at->flags = m.flags; }
+    else mixed.edges.insert(at, m);
+  }
+  compare(mixed);
+  return 0;
+}
