@@ -4,12 +4,18 @@
 /// Turns files into the graph model (InputGraph) and graphs back into files.
 /// Every reader throws depreduce::InputError naming the file, the line (where
 /// there is one) and the problem; none aborts or reads out of bounds.
+///
+/// The formats, the attribute conventions (engine=, async=, barrier=, reads=,
+/// writes=, kind=, flags=, engines=) and what is not preserved are described
+/// in docs/formats.md.
 //===----------------------------------------------------------------------===//
 #ifndef DEPREDUCE_FORMATS_FORMATS_HPP
 #define DEPREDUCE_FORMATS_FORMATS_HPP
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "depreduce/error.hpp"
 #include "depreduce/graph.hpp"
@@ -25,32 +31,99 @@ enum class Format {
   Dax,    ///< Pegasus DAX XML.
 };
 
-/// Parses "auto", "dot", "stg", "wfjson", "dax"; throws InputError otherwise.
+/// Parses "auto", "dot", "stg", "wfjson", "dax" (also the aliases "gv",
+/// "json", "xml"; case-insensitive); throws InputError (file "<format>")
+/// otherwise. Cost: O(1).
 Format parse_format(std::string_view name);
 
-/// Reads \p path in \p format. \throws InputError (also for unreadable files).
+/// Reads \p path in \p format. With Format::Auto the extension decides
+/// (.dot/.gv -> DOT, .stg -> STG, .json -> WfJSON, .xml/.dax -> DAX); any
+/// other extension is sniffed from the first significant byte ('{' or '['
+/// -> JSON, '<' -> DAX, a digit -> STG, anything else -> DOT).
+/// Returns the reader's InputGraph (file = \p path).
+/// \throws InputError for unreadable files and for everything the chosen
+///   reader rejects. Cost: one read of the file plus the reader's cost.
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
 
-/// Readers over in-memory text; \p file names the source in messages.
+/// Reads Graphviz DOT with Graphviz's own parser (cgraph), so it accepts
+/// exactly what Graphviz accepts. Returns nodes in cgraph creation order (the
+/// order of first mention), edges in the order written (parallel edges and
+/// self-loops kept), the graph name, strictness, graph attributes, the
+/// top-level `node [...]`/`edge [...]` defaults, per node/edge the attributes
+/// whose value differs from the top-level default, and the subgraph tree.
+/// The model attributes (node engine=, async=, barrier=, reads=, writes=;
+/// edge kind=, flags=; graph engines=) fill the Node/Edge/header fields and
+/// are removed from the attribute lists. Lines: a node carries the line of its
+/// first mention, an edge the line on which its edge statement ends.
+/// \p file names the source in messages.
+/// \throws InputError for syntax errors (with cgraph's line), undirected
+///   graphs, more than one graph, NUL bytes, and malformed model attributes.
+/// Thread-safety: cgraph keeps global state; calls are serialized internally.
+/// Cost: O(size of text + (n + m) log m).
 InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
+
+/// Reads a Kasahara STG file: line 1 = n real tasks, then n+2 task lines
+/// `id time npred pred...` (ids 0..n+1, dummies included), then an optional
+/// `#` trailer. Node names are the ids as text; `time` is kept as attribute
+/// `weight`; edges are pred -> task with the task's line.
+/// \throws InputError naming the line for: a bad header, non-numeric or
+///   out-of-range fields, ids not contiguous from 0, predecessor ids outside
+///   0..n+1, a task line with fewer or more predecessors than npred, fewer
+///   task lines than the header announces (truncated file), and task lines
+///   beyond the announced count. Cost: O(size of text).
 InputGraph read_stg(std::string_view text, const std::string& file = "<stg>");
+
+/// Reads WfCommons WfFormat JSON (schema 1.5): one node per
+/// `workflow.specification.tasks[]` entry (name = `id`; `name` kept as
+/// attribute `label` when it differs), edges parent -> task from `parents`;
+/// `children`, when present, must agree with `parents`. Lines are those of
+/// the first `"id": "<id>"` in the text.
+/// \throws InputError for JSON syntax errors (with line), missing or mistyped
+///   keys, duplicate ids, unknown parent/child ids and parents/children
+///   disagreement (naming the task). Cost: O(size of text + m log m).
 InputGraph read_wfjson(std::string_view text, const std::string& file = "<json>");
+
+/// Reads Pegasus DAX XML: one node per `<job>` (also `<dax>`/`<dag>`) element
+/// with attribute `id` (attributes `name`, `namespace`, `runtime` kept), edges
+/// parent -> child from `<child ref=...><parent ref=.../></child>` only.
+/// \throws InputError for XML syntax errors and missing/unknown ids or refs,
+///   with the line of the offending element. Cost: O(size of text).
 InputGraph read_dax(std::string_view text, const std::string& file = "<dax>");
+
+/// Parses a byte-range list `space:[lo,hi),space:[lo,hi),...` (the value of
+/// the DOT attributes reads= and writes=). `space` is a name of letters,
+/// digits, '_', '.', '-' (not starting with a digit); lo and hi are decimal
+/// or 0x-hexadecimal 64-bit numbers; whitespace around tokens is allowed; an
+/// empty or all-blank text gives an empty list.
+/// Returns the ranges in the order written (duplicates kept).
+/// \throws InputError(\p file, \p line, ...) for bad syntax, numbers that do
+///   not fit in 64 bits, and lo > hi. Cost: O(text.size()).
+std::vector<ByteRange> parse_byte_ranges(std::string_view text, const std::string& file,
+                                         std::uint32_t line);
+
+/// Formats \p ranges as parse_byte_ranges() reads them ("sbuf:[0,64),psum:[1,2)").
+std::string format_byte_ranges(const std::vector<ByteRange>& ranges);
 
 /// Writes \p g as DOT that Graphviz renders: graph, node and edge attributes,
 /// isolated nodes, self-loops and subgraphs kept; nodes and edges in input
 /// order; the model's own fields written as the attributes of docs/formats.md.
+/// Every id and value is quoted (HTML-like values `<...>` are written as
+/// HTML strings); read_dot() of the result gives back the same nodes,
+/// attributes and edges. Cost: O(size of the output + (n + m) log(n + m)).
 std::string write_dot(const Graph& g);
 
-/// A JSON summary of \p g (nodes, edges, engines) for scripts.
+/// A JSON summary of \p g for scripts: {"name", "nodes", "edges", "engines",
+/// "self_loops"} (counts; edges = merged non-loop edges). Cost: O(1).
 std::string write_json_summary(const Graph& g);
 
 /// Writes \p content to \p path through a temporary file in the same folder
 /// and a rename, so \p path is either untouched or complete ("-" = stdout).
-/// \throws InputError if the file cannot be written.
+/// The new file gets mode 0666 minus the umask.
+/// \throws InputError if the file cannot be written. Cost: O(content.size()).
 void write_file_atomically(const std::string& path, std::string_view content);
 
-/// Reads a whole file. \throws InputError if it cannot be read.
+/// Reads a whole file. \throws InputError if it cannot be read (missing,
+/// a folder, an I/O error). Cost: O(file size).
 std::string read_file(const std::string& path);
 
 } // namespace depreduce::formats

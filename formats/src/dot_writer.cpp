@@ -1,0 +1,187 @@
+//===- formats/src/dot_writer.cpp - Graph -> DOT ---------------------------===//
+///
+/// \file
+/// write_dot(): every id and value is quoted so that cgraph reads back the
+/// same string; HTML-like values (`<...>` with balanced brackets) are written
+/// as HTML strings. Nodes first (input order), then edges (input order), then
+/// subgraph blocks that only list existing nodes, so reading the output
+/// creates the nodes in the same order.
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "depreduce/formats/formats.hpp"
+#include "internal.hpp"
+
+namespace depreduce::formats {
+namespace {
+
+/// True if cgraph's scanner reads \p s, written unquoted, as exactly one HTML
+/// string whose text is s without the outer brackets.
+bool is_html_like(const std::string& s) {
+  if (s.size() < 2 || s.front() != '<' || s.back() != '>') return false;
+  int nest = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<') ++nest;
+    else if (s[i] == '>' && --nest == 0) return i + 1 == s.size();
+  }
+  return false;
+}
+
+/// A DOT quoted string that cgraph's scanner turns back into \p s.
+/// The scanner maps \" to ", keeps \\ as \\, drops backslash-newline and keeps
+/// any other backslash. So an odd run of backslashes right before a quote, a
+/// newline or the end cannot be represented; it gets one more backslash (only
+/// text from non-DOT sources can contain one). NUL bytes are dropped.
+void append_quoted(std::string& out, const std::string& s) {
+  out += '"';
+  std::size_t run = 0; // backslashes just written
+  for (char c : s) {
+    if (c == '\0') continue;
+    if (c == '"') {
+      if (run % 2) out += '\\';
+      out += "\\\"";
+      run = 0;
+      continue;
+    }
+    if (c == '\n' && run % 2) out += '\\';
+    out += c;
+    run = c == '\\' ? run + 1 : 0;
+  }
+  if (run % 2) out += '\\';
+  out += '"';
+}
+
+void append_value(std::string& out, const std::string& v) {
+  if (is_html_like(v) && v.find('\0') == std::string::npos) out += v;
+  else append_quoted(out, v);
+}
+
+void append_attrs(std::string& out, const AttrList& attrs) {
+  if (attrs.empty()) return;
+  out += " [";
+  bool first = true;
+  for (const auto& [k, v] : attrs) {
+    if (!first) out += ", ";
+    first = false;
+    append_quoted(out, k);
+    out += '=';
+    append_value(out, v);
+  }
+  out += ']';
+}
+
+bool is_node_model_key(const std::string& k) {
+  return k == "engine" || k == "async" || k == "barrier" || k == "reads" || k == "writes";
+}
+bool is_edge_model_key(const std::string& k) { return k == "kind" || k == "flags"; }
+
+AttrList without(const AttrList& attrs, bool (*model)(const std::string&)) {
+  AttrList out;
+  for (const auto& kv : attrs)
+    if (!model(kv.first)) out.push_back(kv);
+  return out;
+}
+
+void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth) {
+  std::string indent(static_cast<std::size_t>(2 * depth), ' ');
+  out += indent;
+  out += "subgraph ";
+  if (!s.name.empty()) {
+    append_quoted(out, s.name);
+    out += ' ';
+  }
+  out += "{\n";
+  if (!s.attrs.empty()) {
+    out += indent + "  graph";
+    append_attrs(out, s.attrs);
+    out += ";\n";
+  }
+  for (NodeId v : s.nodes) {
+    if (v >= g.nodes.size()) continue;
+    out += indent + "  ";
+    append_quoted(out, g.nodes[v].name);
+    out += ";\n";
+  }
+  for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1);
+  out += indent + "}\n";
+}
+
+} // namespace
+
+std::string write_dot(const Graph& g) {
+  std::string out;
+  if (g.strict) out += "strict ";
+  out += "digraph ";
+  if (!g.name.empty()) {
+    append_quoted(out, g.name);
+    out += ' ';
+  }
+  out += "{\n";
+
+  AttrList gattrs;
+  for (const auto& kv : g.graph_attrs)
+    if (kv.first != "engines") gattrs.push_back(kv);
+  if (g.num_engines != 0) gattrs.emplace_back("engines", std::to_string(g.num_engines));
+  if (!gattrs.empty()) {
+    out += "  graph";
+    append_attrs(out, gattrs);
+    out += ";\n";
+  }
+  if (AttrList d = without(g.node_defaults, is_node_model_key); !d.empty()) {
+    out += "  node";
+    append_attrs(out, d);
+    out += ";\n";
+  }
+  if (AttrList d = without(g.edge_defaults, is_edge_model_key); !d.empty()) {
+    out += "  edge";
+    append_attrs(out, d);
+    out += ";\n";
+  }
+
+  std::vector<NodeId> order(g.nodes.size());
+  std::iota(order.begin(), order.end(), NodeId{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
+  for (NodeId v : order) {
+    const Node& n = g.nodes[v];
+    AttrList attrs = without(n.attrs, is_node_model_key);
+    if (n.engine != kNoEngine) attrs.emplace_back("engine", std::to_string(n.engine));
+    if (n.async_window == kAsyncInfinite) attrs.emplace_back("async", "inf");
+    else if (n.async_window != 0) attrs.emplace_back("async", std::to_string(n.async_window));
+    if (n.barrier) attrs.emplace_back("barrier", "true");
+    if (!n.reads.empty()) attrs.emplace_back("reads", format_byte_ranges(n.reads));
+    if (!n.writes.empty()) attrs.emplace_back("writes", format_byte_ranges(n.writes));
+    out += "  ";
+    append_quoted(out, n.name);
+    append_attrs(out, attrs);
+    out += ";\n";
+  }
+
+  std::vector<const Edge*> edges;
+  edges.reserve(g.edges.size() + g.self_loops.size());
+  for (const Edge& e : g.edges) edges.push_back(&e);
+  for (const Edge& e : g.self_loops) edges.push_back(&e);
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const Edge* a, const Edge* b) { return a->input_index < b->input_index; });
+  for (const Edge* e : edges) {
+    if (e->src >= g.nodes.size() || e->dst >= g.nodes.size()) continue;
+    AttrList attrs = without(e->attrs, is_edge_model_key);
+    if (!e->kinds.empty()) attrs.emplace_back("kind", to_string(e->kinds));
+    if (e->flags != FlagSet::wait()) attrs.emplace_back("flags", to_string(e->flags));
+    out += "  ";
+    append_quoted(out, g.nodes[e->src].name);
+    out += " -> ";
+    append_quoted(out, g.nodes[e->dst].name);
+    append_attrs(out, attrs);
+    out += ";\n";
+  }
+
+  for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1);
+  out += "}\n";
+  return out;
+}
+
+} // namespace depreduce::formats

@@ -1,0 +1,258 @@
+//===- formats/src/formats.cpp - Format selection, files, byte ranges ----===//
+#include "depreduce/formats/formats.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "internal.hpp"
+
+namespace depreduce::formats {
+
+using detail::show;
+
+Format parse_format(std::string_view name) {
+  std::string n = detail::lower(name);
+  if (n == "auto") return Format::Auto;
+  if (n == "dot" || n == "gv") return Format::Dot;
+  if (n == "stg") return Format::Stg;
+  if (n == "wfjson" || n == "json") return Format::WfJson;
+  if (n == "dax" || n == "xml") return Format::Dax;
+  throw InputError("<format>", 0, "unknown format " + show(name) + " (expected auto, dot, stg, wfjson or dax)");
+}
+
+namespace {
+
+Format sniff(std::string_view text) {
+  std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < text.size() && detail::is_space(text[i])) ++i;
+  if (i >= text.size()) return Format::Dot;
+  char c = text[i];
+  if (c == '{' || c == '[') return Format::WfJson;
+  if (c == '<') return Format::Dax;
+  if (c >= '0' && c <= '9') return Format::Stg;
+  return Format::Dot;
+}
+
+Format from_extension(const std::string& path) {
+  std::string ext = detail::lower(std::filesystem::path(path).extension().string());
+  if (ext == ".dot" || ext == ".gv") return Format::Dot;
+  if (ext == ".stg") return Format::Stg;
+  if (ext == ".json") return Format::WfJson;
+  if (ext == ".xml" || ext == ".dax") return Format::Dax;
+  return Format::Auto;
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+} // namespace
+
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "is a folder, not a file");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw InputError(path, 0, "cannot open: " + errno_text(errno));
+  std::string out;
+  char buf[65536];
+  std::size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
+  bool bad = std::ferror(f) != 0;
+  int err = errno;
+  std::fclose(f);
+  if (bad) throw InputError(path, 0, "read error: " + errno_text(err));
+  return out;
+}
+
+InputGraph read_graph(const std::string& path, Format format) {
+  std::string text = read_file(path);
+  if (format == Format::Auto) format = from_extension(path);
+  if (format == Format::Auto) format = sniff(text);
+  switch (format) {
+  case Format::Stg: return read_stg(text, path);
+  case Format::WfJson: return read_wfjson(text, path);
+  case Format::Dax: return read_dax(text, path);
+  case Format::Dot:
+  case Format::Auto: break;
+  }
+  return read_dot(text, path);
+}
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  if (path == "-") {
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
+      throw InputError("<stdout>", 0, "write error: " + errno_text(errno));
+    return;
+  }
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  fs::path dir = target.parent_path();
+  static std::atomic<unsigned> counter{0};
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    std::string leaf = "." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
+                       std::to_string(counter.fetch_add(1));
+    tmp = (dir / leaf).string();
+    // 0666 & ~umask, like any new file; O_EXCL so we never clobber.
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) throw InputError(path, 0, "cannot create a temporary file: " + errno_text(errno));
+  }
+  if (fd < 0) throw InputError(path, 0, "cannot create a temporary file: too many attempts");
+  const char* p = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    ssize_t w = ::write(fd, p, left);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw InputError(path, 0, "write error: " + errno_text(err));
+    }
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw InputError(path, 0, "write error: " + errno_text(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw InputError(path, 0, "cannot rename the temporary file into place: " + errno_text(err));
+  }
+}
+
+std::string write_json_summary(const Graph& g) {
+  nlohmann::ordered_json j;
+  j["name"] = g.name;
+  j["nodes"] = g.nodes.size();
+  j["edges"] = g.edges.size();
+  j["engines"] = g.num_engines;
+  j["self_loops"] = g.self_loops.size();
+  // Names and labels may hold any bytes; never throw on invalid UTF-8.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// ---- byte ranges -------------------------------------------------------
+
+namespace {
+
+class RangeParser {
+public:
+  RangeParser(std::string_view text, const std::string& file, std::uint32_t line)
+      : t_(text), file_(file), line_(line) {}
+
+  std::vector<ByteRange> run() {
+    std::vector<ByteRange> out;
+    skip();
+    if (i_ == t_.size()) return out;
+    for (;;) {
+      out.push_back(range());
+      skip();
+      if (i_ == t_.size()) return out;
+      expect(',', "',' between ranges or the end");
+      skip();
+    }
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(file_, line_, "malformed byte range list " + show(t_) + ": " + what + " at offset " +
+                                       std::to_string(i_));
+  }
+  void skip() {
+    while (i_ < t_.size() && detail::is_space(t_[i_])) ++i_;
+  }
+  void expect(char c, const char* what) {
+    if (i_ >= t_.size() || t_[i_] != c) fail(std::string("expected ") + what);
+    ++i_;
+  }
+  static bool name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+  }
+  std::uint64_t number() {
+    skip();
+    std::size_t s = i_;
+    std::uint64_t v = 0;
+    if (i_ + 1 < t_.size() && t_[i_] == '0' && (t_[i_ + 1] == 'x' || t_[i_ + 1] == 'X')) {
+      i_ += 2;
+      std::size_t d0 = i_;
+      for (; i_ < t_.size(); ++i_) {
+        char c = t_[i_];
+        unsigned d;
+        if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+        else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+        else break;
+        if (v >> 60) fail("number " + show(t_.substr(s, i_ + 1 - s)) + " does not fit in 64 bits");
+        v = (v << 4) | d;
+      }
+      if (i_ == d0) fail("expected hexadecimal digits");
+    } else {
+      for (; i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9'; ++i_) {
+        unsigned d = static_cast<unsigned>(t_[i_] - '0');
+        if (v > (UINT64_MAX - d) / 10) {
+          std::size_t e = i_;
+          while (e < t_.size() && t_[e] >= '0' && t_[e] <= '9') ++e;
+          fail("number " + show(t_.substr(s, e - s)) + " does not fit in 64 bits");
+        }
+        v = v * 10 + d;
+      }
+      if (i_ == s) fail("expected a number");
+    }
+    skip();
+    return v;
+  }
+  ByteRange range() {
+    ByteRange r;
+    std::size_t s = i_;
+    if (i_ < t_.size() && !(t_[i_] >= '0' && t_[i_] <= '9'))
+      while (i_ < t_.size() && name_char(t_[i_])) ++i_;
+    if (i_ == s) fail("expected a space name (e.g. sbuf)");
+    r.space = std::string(t_.substr(s, i_ - s));
+    skip();
+    expect(':', "':' after the space name");
+    skip();
+    expect('[', "'[' after ':'");
+    r.lo = number();
+    expect(',', "',' between lo and hi");
+    r.hi = number();
+    expect(')', "')' closing the half-open range");
+    if (r.lo > r.hi)
+      fail("range " + r.space + ":[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ") has lo > hi");
+    return r;
+  }
+
+  std::string_view t_;
+  const std::string& file_;
+  std::uint32_t line_;
+  std::size_t i_ = 0;
+};
+
+} // namespace
+
+std::vector<ByteRange> parse_byte_ranges(std::string_view text, const std::string& file, std::uint32_t line) {
+  return RangeParser(text, file, line).run();
+}
+
+std::string format_byte_ranges(const std::vector<ByteRange>& ranges) {
+  std::string out;
+  for (const ByteRange& r : ranges) {
+    if (!out.empty()) out += ',';
+    out += r.space + ":[" + std::to_string(r.lo) + "," + std::to_string(r.hi) + ")";
+  }
+  return out;
+}
+
+} // namespace depreduce::formats

@@ -1,0 +1,75 @@
+//===- formats/src/internal.hpp - Helpers shared by the readers ---------===//
+#ifndef DEPREDUCE_FORMATS_INTERNAL_HPP
+#define DEPREDUCE_FORMATS_INTERNAL_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace depreduce::formats::detail {
+
+/// Maps byte offsets of one text to 1-based line numbers in O(log lines).
+class LineMap {
+public:
+  explicit LineMap(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') newlines_.push_back(i);
+  }
+  /// Line of the byte at \p offset (offsets past the end give the last line).
+  std::uint32_t line_of(std::size_t offset) const {
+    auto it = std::lower_bound(newlines_.begin(), newlines_.end(), offset);
+    return static_cast<std::uint32_t>(it - newlines_.begin()) + 1;
+  }
+private:
+  std::vector<std::size_t> newlines_;
+};
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+inline std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+/// Parses a decimal unsigned integer that fits in \p max (no sign, no blanks).
+inline std::optional<std::uint64_t> parse_uint(std::string_view s,
+                                               std::uint64_t max = UINT64_MAX) {
+  if (s.empty() || s.size() > 20) return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    unsigned d = static_cast<unsigned>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return std::nullopt;
+    v = v * 10 + d;
+  }
+  if (v > max) return std::nullopt;
+  return v;
+}
+
+/// Quotes \p s for an error message: 'abc', cut after 60 bytes.
+inline std::string show(std::string_view s) {
+  std::string out = "'";
+  if (s.size() > 60) {
+    out.append(s.substr(0, 60));
+    out += "...";
+  } else {
+    out.append(s);
+  }
+  out += "'";
+  return out;
+}
+
+} // namespace depreduce::formats::detail
+
+#endif // DEPREDUCE_FORMATS_INTERNAL_HPP
