@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -264,7 +265,7 @@ std::vector<std::pair<std::uint64_t, double>> cdf_points(const std::vector<std::
 /// The CDF as a small SVG: log2 distance axis, share axis, one polyline, a
 /// dashed line at each BL.
 std::string cdf_svg(const std::string& title, const std::vector<std::uint64_t>& sorted, const std::vector<unsigned>& bls) {
-  const double W = 640, H = 400, left = 60, right = 20, top = 40, bottom = 50;
+  const double W = 640, H = 400, left = 60, right = 40, top = 40, bottom = 50;
   const double pw = W - left - right, ph = H - top - bottom;
   std::uint64_t max_d = sorted.empty() ? 2 : std::max<std::uint64_t>(2, sorted.back());
   for (unsigned bl : bls) max_d = std::max<std::uint64_t>(max_d, bl);
@@ -347,7 +348,8 @@ void run_report(const ReportOptions& ro) {
 
   if (!ro.plot.empty())
     formats::write_file_atomically(
-        ro.plot, cdf_svg(fmt::format("WAIT producer-consumer distance CDF: {}", trace.file), a.distances, bls));
+        ro.plot, cdf_svg(fmt::format("WAIT distance CDF: {}", std::filesystem::path(trace.file).filename().string()), a.distances,
+                bls));
 
   const auto p50 = percentile(a.distances, 0.50), p90 = percentile(a.distances, 0.90),
              p99 = percentile(a.distances, 0.99), pmax = a.distances.empty() ? 0 : a.distances.back();
