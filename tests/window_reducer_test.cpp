@@ -497,6 +497,21 @@ WindowBitmap<BL> bits_of(std::initializer_list<unsigned> bits) {
   return b;
 }
 
+// The usage example of window_reducer's class comment, verbatim: A; B <- A;
+// C <- {A, B}: A -> C is removed, B -> C kept.
+TEST(WindowReducer, HeaderExampleWorksAsDocumented) {
+  depreduce::window_reducer<64> r({.rings = 1, .slots_per_ring = 8});
+  r.submit(depreduce::make_task_id(0, 0), 0, {});                      // A
+  r.submit(depreduce::make_task_id(0, 1), 0, std::vector{Candidate{0, 0}}); // B <- A
+  auto c = r.submit(depreduce::make_task_id(0, 2), 0,                  // C <- A, B
+                    std::vector{Candidate{0, 0}, Candidate{1, 0}});
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].producer, make_task_id(0, 0));
+  EXPECT_TRUE(c[0].flags.empty());
+  EXPECT_EQ(c[1].producer, make_task_id(0, 1));
+  EXPECT_EQ(c[1].flags, FlagSet::wait());
+}
+
 // Hand-computed shifts across word boundaries: bit i moves to i + d, bits
 // reaching BL are lost.
 TEST(WindowBitmap, ShiftAmountsAcrossWordBoundaries) {

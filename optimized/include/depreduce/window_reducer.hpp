@@ -353,9 +353,17 @@ public:
   /// its slot after the candidates were read, so a candidate may name the
   /// previous occupant of the task's own slot.
   ///
-  /// Cost: O(k log k) for k candidates (an insertion sort for small k) plus
-  /// O(BL/64) word operations per tracked WAIT candidate; no allocation once
-  /// \p out and the internal scratch have grown to the largest k.
+  /// Mirrors the bounded-window proposal in its two-pass direct/via form
+  /// (file comment): distances are submit-sequence distances, modulo
+  /// 2^seq_width. Precondition for exactness: no slot keeps one generation
+  /// valid for 2^seq_width submits or more (distances would alias).
+  ///
+  /// Cost: O(k) for k candidates, plus an insertion sort of the f candidates
+  /// that are stale or beyond the window (std::sort when f > 16), plus
+  /// O(BL/64) word operations per tracked WAIT candidate and per word of the
+  /// near-candidate table; no allocation once \p out and the internal scratch
+  /// have grown to the largest k. About 1,100 / 1,250 / 1,400 instructions
+  /// per task of 8 candidates for BL = 64 / 128 / 256 (docs/performance.md).
   /// \throws InputError (file "window_reducer") if \p task or a producer names
   ///   a ring >= rings or a slot >= slots_per_ring, or if \p task's slot already
   ///   holds a published bitmap of \p generation (each (slot, generation) is
