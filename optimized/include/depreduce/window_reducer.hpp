@@ -252,6 +252,7 @@ public:
   static constexpr unsigned kBits = BL;
   static constexpr unsigned kWords = BL / 64;
 
+  /// The empty bitmap.
   constexpr WindowBitmap() = default;
 
   /// Sets bit \p i; no effect if i >= BL. Cost O(1).
@@ -277,11 +278,14 @@ public:
     }
     return out;
   }
+  /// Bitwise union with \p o, in place. Cost O(BL/64).
   constexpr WindowBitmap& operator|=(const WindowBitmap& o) noexcept {
     for (unsigned i = 0; i < kWords; ++i) words_[i] |= o.words_[i];
     return *this;
   }
+  /// Bitwise union. Cost O(BL/64).
   constexpr WindowBitmap operator|(const WindowBitmap& o) const noexcept { WindowBitmap r = *this; r |= o; return r; }
+  /// Bitwise intersection. Cost O(BL/64).
   constexpr WindowBitmap operator&(const WindowBitmap& o) const noexcept {
     WindowBitmap r;
     for (unsigned i = 0; i < kWords; ++i) r.words_[i] = words_[i] & o.words_[i];
