@@ -11,10 +11,22 @@
 
 namespace depreduce {
 
+namespace {
+std::string located(const std::string& file, std::uint32_t line, const std::string& problem) {
+  std::string text = file.empty() ? std::string("<input>") : file;
+  if (line) {
+    text += ':';
+    text += std::to_string(line);
+  }
+  text += ": ";
+  text += problem;
+  return text;
+}
+} // namespace
+
 InputError::InputError(std::string file, std::uint32_t line, std::string problem)
-    : std::runtime_error((file.empty() ? std::string("<input>") : file) +
-                         (line ? ":" + std::to_string(line) : std::string()) + ": " + problem),
-      file_(std::move(file)), line_(line), problem_(std::move(problem)) {}
+    : std::runtime_error(located(file, line, problem)), file_(std::move(file)), line_(line),
+      problem_(std::move(problem)) {}
 
 const std::string* find_attr(const AttrList& attrs, const std::string& key) noexcept {
   for (const auto& [k, v] : attrs)
