@@ -18,7 +18,7 @@ endfunction()
 # depreduce_add_fuzzer(<name> SOURCES ... [LIBS ...])
 # Builds fuzz target <name>. With DEPREDUCE_LIBFUZZER it links libFuzzer;
 # otherwise it links fuzz/replay_main.cpp so any compiler can replay corpus/<name>/
-# (and corpus/regressions/<name>/ if present), which CTest does as <name>_replay.
+# (and corpus/regressions/<name>/ if present). Either way CTest replays them as <name>_replay.
 function(depreduce_add_fuzzer name)
   cmake_parse_arguments(F "" "" "SOURCES;LIBS" ${ARGN})
   if(DEPREDUCE_LIBFUZZER)
@@ -34,8 +34,11 @@ function(depreduce_add_fuzzer name)
   if(EXISTS ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
     list(APPEND dirs ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
   endif()
-  if(NOT DEPREDUCE_LIBFUZZER)
+  if(DEPREDUCE_LIBFUZZER)
+    # -runs=0: execute every corpus input once, then stop (no fuzzing).
+    add_test(NAME ${name}_replay COMMAND ${name} -runs=0 ${dirs})
+  else()
     add_test(NAME ${name}_replay COMMAND ${name} ${dirs})
-    set_tests_properties(${name}_replay PROPERTIES LABELS "fuzz-replay")
   endif()
+  set_tests_properties(${name}_replay PROPERTIES LABELS "fuzz-replay")
 endfunction()
