@@ -301,10 +301,13 @@ std::string graph_name(const ParseContext& ctx, Agraph_t* g) {
   return n;
 }
 
-/// Attribute value as our model keeps it: HTML-like strings as "<...>".
+/// Attribute value as our model keeps it: HTML strings as "<...>". cgraph
+/// interns strings, so one text is HTML everywhere in a graph or nowhere
+/// (whichever was seen first); the empty string is never taken as HTML because
+/// cgraph itself uses "" for every attribute default.
 std::string value_text(char* v) {
   if (!v) return {};
-  if (aghtmlstr(v)) return std::string("<") + v + ">";
+  if (v[0] && aghtmlstr(v)) return std::string("<") + v + ">";
   return v;
 }
 

@@ -54,6 +54,56 @@ void append_quoted(std::string& out, const std::string& s) {
   out += '"';
 }
 
+/// What cgraph 2.42's scanner makes of the inside of a quoted string: \" is
+/// a quote, \\ stays \\, backslash-newline vanishes, and a run of ordinary
+/// characters that is exactly one newline vanishes too (its `[\n]` rule ties
+/// with, and precedes, the run rule).
+std::string cgraph_unquote(std::string_view w) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < w.size()) {
+    if (w[i] == '\\') {
+      if (i + 1 < w.size() && w[i + 1] == '"') { out += '"'; i += 2; continue; }
+      if (i + 1 < w.size() && w[i + 1] == '\\') { out += "\\\\"; i += 2; continue; }
+      if (i + 1 < w.size() && w[i + 1] == '\n') { i += 2; continue; }
+      out += '\\';
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < w.size() && w[j] != '\\' && w[j] != '"') ++j;
+    if (!(j - i == 1 && w[i] == '\n')) out.append(w.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+/// True if "<" + s + ">" scans as one HTML string with text s.
+bool html_safe(const std::string& s) {
+  long nest = 0;
+  for (char c : s) {
+    if (c == '\0') return false;
+    if (c == '<') ++nest;
+    else if (c == '>' && --nest < 0) return false;
+  }
+  return nest == 0;
+}
+
+/// An id (node, graph, subgraph or attribute name): quoted when cgraph reads
+/// the quoted form back unchanged, else as an HTML string when that is exact
+/// (text that came from an HTML id can hold a lone newline before a quote).
+void append_id(std::string& out, const std::string& s) {
+  std::string q;
+  append_quoted(q, s);
+  if (!html_safe(s) || cgraph_unquote(std::string_view(q).substr(1, q.size() - 2)) == s) {
+    out += q;
+    return;
+  }
+  out += '<';
+  out += s;
+  out += '>';
+}
+
 void append_value(std::string& out, const std::string& v) {
   if (is_html_like(v) && v.find('\0') == std::string::npos) out += v;
   else append_quoted(out, v);
@@ -66,7 +116,7 @@ void append_attrs(std::string& out, const AttrList& attrs) {
   for (const auto& [k, v] : attrs) {
     if (!first) out += ", ";
     first = false;
-    append_quoted(out, k);
+    append_id(out, k);
     out += '=';
     append_value(out, v);
   }
@@ -90,7 +140,7 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
   out += indent;
   out += "subgraph ";
   if (!s.name.empty()) {
-    append_quoted(out, s.name);
+    append_id(out, s.name);
     out += ' ';
   }
   out += "{\n";
@@ -102,7 +152,7 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
   for (NodeId v : s.nodes) {
     if (v >= g.nodes.size()) continue;
     out += indent + "  ";
-    append_quoted(out, g.nodes[v].name);
+    append_id(out, g.nodes[v].name);
     out += ";\n";
   }
   for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1);
@@ -116,7 +166,7 @@ std::string write_dot(const Graph& g) {
   if (g.strict) out += "strict ";
   out += "digraph ";
   if (!g.name.empty()) {
-    append_quoted(out, g.name);
+    append_id(out, g.name);
     out += ' ';
   }
   out += "{\n";
@@ -155,7 +205,7 @@ std::string write_dot(const Graph& g) {
     if (!n.reads.empty()) attrs.emplace_back("reads", format_byte_ranges(n.reads));
     if (!n.writes.empty()) attrs.emplace_back("writes", format_byte_ranges(n.writes));
     out += "  ";
-    append_quoted(out, n.name);
+    append_id(out, n.name);
     append_attrs(out, attrs);
     out += ";\n";
   }
@@ -172,9 +222,9 @@ std::string write_dot(const Graph& g) {
     if (!e->kinds.empty()) attrs.emplace_back("kind", to_string(e->kinds));
     if (e->flags != FlagSet::wait()) attrs.emplace_back("flags", to_string(e->flags));
     out += "  ";
-    append_quoted(out, g.nodes[e->src].name);
+    append_id(out, g.nodes[e->src].name);
     out += " -> ";
-    append_quoted(out, g.nodes[e->dst].name);
+    append_id(out, g.nodes[e->dst].name);
     append_attrs(out, attrs);
     out += ";\n";
   }

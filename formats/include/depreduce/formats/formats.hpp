@@ -101,7 +101,8 @@ InputGraph read_dax(std::string_view text, const std::string& file = "<dax>");
 std::vector<ByteRange> parse_byte_ranges(std::string_view text, const std::string& file,
                                          std::uint32_t line);
 
-/// Formats \p ranges as parse_byte_ranges() reads them ("sbuf:[0,64),psum:[1,2)").
+/// Formats \p ranges as parse_byte_ranges() reads them back
+/// ("sbuf:[0,64),psum:[1,2)"; "" for none). Cost: O(output size).
 std::string format_byte_ranges(const std::vector<ByteRange>& ranges);
 
 /// Writes \p g as DOT that Graphviz renders: graph, node and edge attributes,
