@@ -12,6 +12,8 @@
 ///  - BM_WindowSubmitHot<BL>: the same shape, 4,096 tasks replayed with
 ///    shifted generations, so input and side storage stay in cache: the
 ///    reducer's own cost without the memory traffic of reading the stream.
+///  - BM_WindowSubmitFlags<BL>: the same 10^6-task stream through the hot-path
+///    form submit_flags (one FlagSet per raw candidate, no canonical order).
 ///  - BM_WindowRun/<impl>/<BL>: run_window over 2,000 tasks for every
 ///    implementation of testing::window_impls() (optimized vs the oracle).
 /// Counter ns_per_task = wall time per submitted task.
@@ -116,6 +118,21 @@ void BM_WindowSubmitHot(benchmark::State& state) {
   set_counters(state, batch.size(), batch);
 }
 
+template <unsigned BL>
+void BM_WindowSubmitFlags(benchmark::State& state) {
+  const testing::WindowCase& c = big_stream();
+  std::vector<FlagSet> effective(64);
+  std::size_t removed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    window_reducer<BL> r(c.options);
+    state.ResumeTiming();
+    for (const TaskRecord& t : c.stream) removed += r.submit_flags(t.id, t.generation, t.candidates, effective);
+    benchmark::DoNotOptimize(removed);
+  }
+  set_counters(state, c.stream.size(), c.stream);
+}
+
 void BM_WindowRun(benchmark::State& state) {
   static const testing::WindowCase c = testing::random_stream(11, bench_params(2000));
   const testing::WindowImpl& impl = testing::window_impls()[static_cast<std::size_t>(state.range(0))];
@@ -131,6 +148,9 @@ BENCHMARK(BM_WindowSubmit<256>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitHot<64>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitHot<128>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitHot<256>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlags<64>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlags<128>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlags<256>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowRun)->ArgsProduct({{0, 1}, {64, 256}})->Unit(benchmark::kMillisecond);
 
 } // namespace

@@ -512,6 +512,32 @@ TEST(WindowReducer, HeaderExampleWorksAsDocumented) {
   EXPECT_EQ(c[1].flags, FlagSet::wait());
 }
 
+// The hot-path form on the diamond with a duplicate: A; B <- A; C <- {A
+// (WAIT), B, A (RETAIN, tensormap)}. A is redundant: its WAIT candidate comes
+// back empty, its RETAIN duplicate keeps RETAIN; B keeps WAIT. One WAIT removed.
+TEST(WindowReducer, SubmitFlagsRewritesEachCandidate) {
+  window_reducer<128> r(one_ring(8));
+  FlagSet eff[3];
+  EXPECT_EQ(r.submit_flags(make_task_id(0, 0), 0, {}, {}), 0u);
+  const std::vector<Candidate> b{{make_task_id(0, 0), 0}};
+  EXPECT_EQ(r.submit_flags(make_task_id(0, 1), 0, b, eff), 0u);
+  EXPECT_EQ(eff[0], kWait);
+  const std::vector<Candidate> c{{make_task_id(0, 0), 0, kWait, DepSource::Creator},
+                                 {make_task_id(0, 1), 0, kWait, DepSource::TensorMap},
+                                 {make_task_id(0, 0), 0, kRetain, DepSource::TensorMap}};
+  EXPECT_THROW(r.submit_flags(make_task_id(0, 2), 0, c, std::span<FlagSet>(eff, 2)), InputError);
+  EXPECT_EQ(r.next_seq(), 2u); // the throw changed nothing
+  EXPECT_EQ(r.submit_flags(make_task_id(0, 2), 0, c, eff), 1u);
+  EXPECT_TRUE(eff[0].empty());
+  EXPECT_EQ(eff[1], kWait);
+  EXPECT_EQ(eff[2], kRetain);
+  // R[C] = {0 (B), 1 (A)}: A stays reachable although its edge went.
+  const auto rc = r.published(make_task_id(0, 2), 0);
+  ASSERT_TRUE(rc.has_value());
+  EXPECT_TRUE(rc->test(0) && rc->test(1));
+  EXPECT_EQ(rc->count(), 2u);
+}
+
 // Hand-computed shifts across word boundaries: bit i moves to i + d, bits
 // reaching BL are lost.
 TEST(WindowBitmap, ShiftAmountsAcrossWordBoundaries) {

@@ -382,6 +382,23 @@ public:
     return out;
   }
 
+  /// The runtime's hot path: the same submit as submit() - same sequence
+  /// number, same R[t] published, same verdicts - but the answer is one
+  /// FlagSet per raw candidate instead of one WindowEdge per unique producer:
+  /// \p effective[i] = candidates[i].flags, minus WAIT if that candidate's
+  /// producer lost WAIT. Duplicates are neither merged nor reported (each gets
+  /// its own flags, minus WAIT alike), candidates keep their order, nothing is
+  /// sorted and no per-edge diagnostics are built. This is the form of the
+  /// proposal's loop `materialize_dependency(p, effective)`.
+  ///
+  /// \returns how many raw candidates lost WAIT.
+  /// Cost: O(k) for k candidates plus O(BL/64) word operations per tracked
+  /// WAIT candidate; never allocates once the scratch has grown to the largest k.
+  /// \throws InputError as submit(), and if \p effective is shorter than
+  ///   \p candidates; on a throw nothing changed.
+  std::size_t submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                           std::span<FlagSet> effective);
+
   /// The bitmap R published by slot \p id with generation \p generation, or
   /// std::nullopt if that slot holds no bitmap of that generation (never
   /// published, overwritten by a later generation) or \p id is out of range.
@@ -453,12 +470,14 @@ private:
     WindowStatus status;
   };
   std::vector<Work> scratch_; // far (d > BL) and stale candidates
+  std::vector<std::uint16_t> tracked_bit_; // submit_flags: 1 + bit of a tracked WAIT candidate, else 0
   std::vector<Near> near_ = std::vector<Near>(BL);
 };
 
 namespace window_detail {
 [[noreturn]] void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots);
 [[noreturn]] void throw_republished(TaskId id, Generation generation);
+[[noreturn]] void throw_short_output(std::size_t candidates, std::size_t effective);
 } // namespace window_detail
 
 template <unsigned BL>
@@ -582,6 +601,54 @@ void window_reducer<BL>::submit(TaskId task, Generation generation, std::span<co
   mine.generation = generation;
   mine.published = 1;
   next_seq_ = (seq + 1) & mask_;
+}
+
+template <unsigned BL>
+std::size_t window_reducer<BL>::submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                                             std::span<FlagSet> effective) {
+  const std::size_t self = index_or_throw(task, "task");
+  if (slots_[self].published && slots_[self].generation == generation)
+    window_detail::throw_republished(task, generation);
+  const std::size_t k = candidates.size();
+  if (effective.size() < k) window_detail::throw_short_output(k, effective.size());
+  const std::uint64_t seq = next_seq_;
+  const std::uint32_t own_ring = task_ring(task);
+  const bool same_ring = options_.mode == WindowMode::SameRing;
+  if (tracked_bit_.size() < k) tracked_bit_.resize(k);
+  std::uint16_t* const tb = tracked_bit_.data();
+
+  // Pass 1 (also validates every candidate before anything changes).
+  Bitmap direct, via;
+  for (std::size_t i = 0; i < k; ++i) {
+    const Candidate& c = candidates[i];
+    const Slot& s = slots_[index_or_throw(c.producer, "producer")];
+    const std::uint64_t d = (seq - s.seq) & mask_;
+    const bool tracked = s.published && s.generation == c.generation && d != 0 && d <= BL &&
+                         !(same_ring && task_ring(c.producer) != own_ring) && c.flags.has(Flag::Wait);
+    tb[i] = tracked ? static_cast<std::uint16_t>(d) : 0;
+    if (!tracked) continue;
+    direct.set(static_cast<unsigned>(d) - 1);
+    if (d < BL) via |= s.reach.shifted_left(static_cast<unsigned>(d));
+  }
+
+  // Pass 2: a tracked WAIT candidate found in via loses WAIT.
+  std::size_t removed = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    FlagSet f = candidates[i].flags;
+    if (tb[i] != 0 && via.test(tb[i] - 1u)) {
+      f = f.without(Flag::Wait);
+      ++removed;
+    }
+    effective[i] = f;
+  }
+
+  Slot& mine = slots_[self];
+  mine.reach = direct | via;
+  mine.seq = seq;
+  mine.generation = generation;
+  mine.published = 1;
+  next_seq_ = (seq + 1) & mask_;
+  return removed;
 }
 
 /// Replays \p stream through a fresh window_reducer<BL> built with \p options.
