@@ -7,7 +7,8 @@
 /// republished slot) -> run_window<BL> of both twins for BL = 64, 128, 256 and
 /// both modes -> compare. Both must throw InputError on the same inputs or
 /// return equal results; the optimized result must also never remove an edge
-/// the exact reduction of the complete WAIT graph keeps. On any difference the
+/// the exact reduction of the complete WAIT graph keeps, and the hot-path form
+/// submit_flags must agree with submit. On any difference the
 /// stream and both results are printed and the process aborts.
 ///
 /// Caps: 4096 input bytes and 512 tasks - the oracle is O(n * (n + m)) and a
@@ -65,6 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fail(where + "\n" + first_difference(*online, *oracle) + "\noptimized:\n" + describe(*online) +
                  "reference:\n" + describe(*oracle),
              c);
+      if (const std::string diff = submit_flags_difference(bl, c); !diff.empty())
+        fail(where + ": submit_flags disagrees with submit: " + diff, c);
       if (!redundant) {
         redundant.emplace();
         const Graph full = full_wait_graph(c.stream);

@@ -200,6 +200,55 @@ Graph full_wait_graph(const TaskStream& stream) {
 }
 
 namespace {
+template <unsigned BL>
+std::string flags_difference(const WindowCase& c) {
+  window_reducer<BL> full(c.options), lean(c.options);
+  std::vector<WindowEdge> edges;
+  std::vector<FlagSet> eff;
+  for (std::size_t i = 0; i < c.stream.size(); ++i) {
+    const TaskRecord& t = c.stream[i];
+    full.submit(t.id, t.generation, t.candidates, edges);
+    eff.assign(t.candidates.size(), FlagSet());
+    const std::size_t removed = lean.submit_flags(t.id, t.generation, t.candidates, eff);
+    std::size_t expect_removed = 0;
+    for (std::size_t j = 0; j < t.candidates.size(); ++j) {
+      const Candidate& cand = t.candidates[j];
+      bool lost = false;
+      for (const WindowEdge& e : edges)
+        if (e.producer == cand.producer && e.producer_generation == cand.generation) lost = e.wait_removed();
+      const FlagSet want = lost && cand.flags.has(Flag::Wait) ? cand.flags.without(Flag::Wait) : cand.flags;
+      expect_removed += want != cand.flags;
+      if (eff[j] != want) {
+        std::ostringstream s;
+        s << "BL=" << BL << " task " << i << " candidate " << j << ": submit_flags gave '" << to_string(eff[j])
+          << "', submit implies '" << to_string(want) << "'";
+        return s.str();
+      }
+    }
+    if (removed != expect_removed)
+      return "BL=" + std::to_string(BL) + " task " + std::to_string(i) + ": submit_flags counted a different removal total";
+    if (full.published(t.id, t.generation) != lean.published(t.id, t.generation))
+      return "BL=" + std::to_string(BL) + " task " + std::to_string(i) + ": published bitmaps differ";
+  }
+  if (full.next_seq() != lean.next_seq()) return "BL=" + std::to_string(BL) + ": next sequence numbers differ";
+  return "";
+}
+} // namespace
+
+std::string submit_flags_difference(unsigned bl, const WindowCase& c) {
+  try {
+    switch (bl) {
+    case 64: return flags_difference<64>(c);
+    case 128: return flags_difference<128>(c);
+    case 256: return flags_difference<256>(c);
+    default: throw std::invalid_argument("window size must be 64, 128 or 256, not " + std::to_string(bl));
+    }
+  } catch (const InputError& e) {
+    throw InputError("<stream>", 0, e.problem());
+  }
+}
+
+namespace {
 std::string id_text(TaskId id, Generation g) {
   return std::to_string(task_ring(id)) + ":" + std::to_string(task_slot(id)) + "@" + std::to_string(g);
 }

@@ -96,6 +96,14 @@ TaskStream shuffled_candidates(const TaskStream& stream, std::uint64_t seed);
 /// exact reduction of this graph keeps, the reducer must keep too.
 Graph full_wait_graph(const TaskStream& stream);
 
+/// Replays \p c through window_reducer<\p bl>::submit and ::submit_flags in
+/// lockstep on two reducers and returns "" if they agree - every raw
+/// candidate's effective flags are its own flags minus WAIT exactly when
+/// submit() removed WAIT from its producer, the removal counts match, and both
+/// publish the same bitmaps - or a description of the first disagreement.
+/// \throws InputError if the stream is invalid (as run_window()).
+std::string submit_flags_difference(unsigned bl, const WindowCase& c);
+
 /// Compact multi-line text of a case (options, then one line per task) for
 /// failure messages.
 std::string describe(const TaskStream& stream, const WindowOptions& options);
