@@ -27,8 +27,10 @@ constexpr NodeId kNoWriter = std::numeric_limits<NodeId>::max();
 
 /// State of the bytes of one segment.
 struct ByteState {
-  NodeId writer = kNoWriter;   ///< Last writer, or kNoWriter.
-  std::vector<NodeId> readers; ///< Readers since the last write, ascending.
+  /// Readers since the last write, ascending; most bytes have a few.
+  using Readers = std::vector<NodeId>;
+  NodeId writer = kNoWriter; ///< Last writer, or kNoWriter.
+  Readers readers;
 
   /// ICL's aggregate-on-overlap (`map += segment`): used only to add readers;
   /// the writer of an existing segment stays.
@@ -37,7 +39,7 @@ struct ByteState {
       readers.push_back(other.readers.front()); // the common case: one new reader, in order
       return *this;
     }
-    std::vector<NodeId> merged;
+    Readers merged;
     merged.reserve(readers.size() + other.readers.size());
     std::set_union(readers.begin(), readers.end(), other.readers.begin(), other.readers.end(),
                    std::back_inserter(merged));
@@ -66,38 +68,49 @@ struct Hit {
 /// The sweep. \p want_bytes(p, c) says whether the bytes of pair (p, c) are
 /// recorded; nullptr = never.
 std::vector<Dependence> sweep(const Graph& g, const std::function<bool(NodeId, NodeId)>* want_bytes) {
-  // Spaces by name -> index, in first-seen order.
+  // Spaces by name -> index, in first-seen order; the index of every range,
+  // flat: node v's reads then writes start at first_range[v].
   std::unordered_map<std::string_view, std::uint32_t> space_index;
   std::vector<std::string_view> space_names;
+  std::vector<std::uint32_t> range_space;
+  std::vector<std::size_t> first_range(g.nodes.size() + 1, 0);
+  std::uint32_t last = 0; // consecutive ranges mostly name the same space
   auto index_of = [&](const std::string& s) {
+    if (!space_names.empty() && space_names[last] == s) return last;
     auto [it, fresh] = space_index.emplace(s, static_cast<std::uint32_t>(space_names.size()));
     if (fresh) space_names.push_back(s);
-    return it->second;
+    return last = it->second;
   };
-  for (const Node& v : g.nodes) {
-    for (const ByteRange& r : v.reads) index_of(r.space);
-    for (const ByteRange& r : v.writes) index_of(r.space);
+  for (NodeId v = 0; v < g.nodes.size(); ++v) {
+    first_range[v] = range_space.size();
+    for (const ByteRange& r : g.nodes[v].reads) range_space.push_back(index_of(r.space));
+    for (const ByteRange& r : g.nodes[v].writes) range_space.push_back(index_of(r.space));
   }
+  first_range[g.nodes.size()] = range_space.size();
   std::vector<SpaceMap> maps(space_names.size());
 
   std::vector<Dependence> out;
   std::vector<Hit> hits;
   for (NodeId c = 0; c < g.nodes.size(); ++c) {
     const Node& node = g.nodes[c];
+    const std::uint32_t* read_space = range_space.data() + first_range[c];
+    const std::uint32_t* write_space = read_space + node.reads.size();
     hits.clear();
     // 1. Edges into c, from the state before c.
-    for (const ByteRange& r : node.reads) {
+    for (std::size_t k = 0; k < node.reads.size(); ++k) {
+      const ByteRange& r = node.reads[k];
       if (r.lo >= r.hi) continue;
-      const std::uint32_t s = space_index.at(r.space);
+      const std::uint32_t s = read_space[k];
       auto [first, last] = maps[s].equal_range(Interval(r.lo, r.hi));
       for (auto it = first; it != last; ++it)
         if (it->second.writer != kNoWriter)
           hits.push_back({it->second.writer, Kind::Flow, s, std::max(r.lo, it->first.lower()),
                           std::min(r.hi, it->first.upper())});
     }
-    for (const ByteRange& w : node.writes) {
+    for (std::size_t k = 0; k < node.writes.size(); ++k) {
+      const ByteRange& w = node.writes[k];
       if (w.lo >= w.hi) continue;
-      const std::uint32_t s = space_index.at(w.space);
+      const std::uint32_t s = write_space[k];
       auto [first, last] = maps[s].equal_range(Interval(w.lo, w.hi));
       for (auto it = first; it != last; ++it) {
         const std::uint64_t lo = std::max(w.lo, it->first.lower()), hi = std::min(w.hi, it->first.upper());
@@ -107,10 +120,13 @@ std::vector<Dependence> sweep(const Graph& g, const std::function<bool(NodeId, N
     }
     // 2. c's own effect: writes first (c becomes the last writer, no readers
     // since), then reads (so a read-modify-write leaves c among the readers).
-    for (const ByteRange& w : node.writes)
-      if (w.lo < w.hi) maps[space_index.at(w.space)].set(std::make_pair(Interval(w.lo, w.hi), ByteState{c, {}}));
-    for (const ByteRange& r : node.reads)
-      if (r.lo < r.hi) maps[space_index.at(r.space)] += std::make_pair(Interval(r.lo, r.hi), ByteState{kNoWriter, {c}});
+    for (std::size_t k = 0; k < node.writes.size(); ++k)
+      if (node.writes[k].lo < node.writes[k].hi)
+        maps[write_space[k]].set(std::make_pair(Interval(node.writes[k].lo, node.writes[k].hi), ByteState{c, {}}));
+    const ByteState reader{kNoWriter, {c}};
+    for (std::size_t k = 0; k < node.reads.size(); ++k)
+      if (node.reads[k].lo < node.reads[k].hi)
+        maps[read_space[k]] += std::make_pair(Interval(node.reads[k].lo, node.reads[k].hi), reader);
 
     // 3. One Dependence per source, kinds OR-ed.
     std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.src < b.src; });
@@ -129,9 +145,13 @@ std::vector<Dependence> sweep(const Graph& g, const std::function<bool(NodeId, N
       i = j;
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const Dependence& a, const Dependence& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
-  return out;
+  // Produced by ascending dst; a stable bucket pass by src gives (src, dst) order in O(d).
+  std::vector<std::size_t> start(g.nodes.size() + 1, 0);
+  for (const Dependence& d : out) ++start[d.src + 1];
+  for (std::size_t v = 0; v < g.nodes.size(); ++v) start[v + 1] += start[v];
+  std::vector<Dependence> sorted(out.size());
+  for (Dependence& d : out) sorted[start[d.src]++] = std::move(d);
+  return sorted;
 }
 
 } // namespace

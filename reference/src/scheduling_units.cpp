@@ -24,7 +24,10 @@ bool is_prefix(const Chain& a, const Chain& b) {
 
 std::string path_of(const Chain& chain) {
   std::string path;
-  for (const Subgraph* s : chain) path += (path.empty() ? "" : "/") + unit_name(*s);
+  for (const Subgraph* s : chain) {
+    if (!path.empty()) path += '/';
+    path += unit_name(*s);
+  }
   return path;
 }
 

@@ -77,7 +77,8 @@ Graph access_program(Source& in, const ProgramShape& shape, const std::string& f
   const std::uint32_t per = shape.max_accesses + 1;
   for (NodeId i = 0; i < shape.nodes; ++i) {
     Node& v = g.nodes[i];
-    v.name = "n" + std::to_string(i);
+    v.name = "n";
+    v.name += std::to_string(i);
     const std::uint8_t counts = in.next(), f = in.next();
     if (shape.engines > 0) {
       const std::uint32_t e = f % (shape.engines + 1);
@@ -130,7 +131,10 @@ void collect(std::vector<Subgraph>& list, std::vector<Subgraph*>& all) {
 std::string generated_name(const std::vector<Subgraph*>& open, const std::string& leaf) {
   std::string path;
   for (const Subgraph* s : open)
-    if (is_scheduling_unit(*s)) path += (path.empty() ? "" : "/") + unit_name(*s);
+    if (is_scheduling_unit(*s)) {
+      if (!path.empty()) path += '/';
+      path += unit_name(*s);
+    }
   return path.empty() ? leaf : path + "/" + leaf;
 }
 
@@ -160,7 +164,8 @@ Graph unit_graph(Source& in, const UnitShape& shape, const std::string& file) {
     default: {
       const NodeId id = static_cast<NodeId>(g.nodes.size());
       Node v;
-      v.name = "n" + std::to_string(id);
+      v.name = "n";
+      v.name += std::to_string(id);
       g.nodes.push_back(v);
       if (!open.empty()) open.back()->nodes.push_back(id);
       if (collision.empty() && shape.collide && !open.empty() && generated_name(open, v.name) != v.name)
