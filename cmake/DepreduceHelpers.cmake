@@ -2,6 +2,9 @@
 
 # Warnings for our own code only.
 add_library(depreduce_warnings INTERFACE)
+# Every target of ours is C++20, also those that link no library of ours
+# (clang-14 defaults to C++14).
+target_compile_features(depreduce_warnings INTERFACE cxx_std_20)
 target_compile_options(depreduce_warnings INTERFACE -Wall -Wextra $<$<BOOL:${DEPREDUCE_WERROR}>:-Werror>)
 
 # depreduce_add_test(<name> SOURCES ... [LIBS ...] [LABELS ...])
@@ -10,6 +13,7 @@ function(depreduce_add_test name)
   cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main depreduce_warnings)
+  target_compile_features(${name} PRIVATE cxx_std_20)
   add_test(NAME ${name} COMMAND ${name} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}"
     ENVIRONMENT "DEPREDUCE_SOURCE_DIR=${PROJECT_SOURCE_DIR};DEPREDUCE_CLI=$<TARGET_FILE:depreduce_cli>")
@@ -29,6 +33,7 @@ function(depreduce_add_fuzzer name)
     add_executable(${name} ${F_SOURCES} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
   endif()
   target_link_libraries(${name} PRIVATE ${F_LIBS} depreduce_warnings)
+  target_compile_features(${name} PRIVATE cxx_std_20)
   set_property(GLOBAL APPEND PROPERTY DEPREDUCE_FUZZERS ${name})
   set(dirs ${PROJECT_SOURCE_DIR}/corpus/${name})
   if(EXISTS ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
