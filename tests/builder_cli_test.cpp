@@ -104,14 +104,19 @@ TEST_F(BuilderCli, VerifyFindsLabelsAndRaces) {
 }
 
 TEST_F(BuilderCli, BadRangeIsExitTwoWithFileAndLine) {
-  std::string in = write("range.dot", "digraph {\n a [writes=\"B:[0,64)\"];\n b [reads=\"B:[9,3)\"];\n}\n");
-  std::string out = write("keep.dot", "previous content\n");
-  for (const std::string& cmd : {"build " + in + " -o " + out, "verify " + in, "expand " + in + " -o " + out}) {
-    CliRun r = run(cmd);
-    EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out;
-    EXPECT_NE(r.out.find("range.dot:3:"), std::string::npos) << r.out;
+  // lo > hi, unknown syntax, a number that does not fit in 64 bits: exit 2,
+  // file:line of the node, and an output file left untouched.
+  for (const char* bad : {"B:[9,3)", "B[0,4)", "B:[0,18446744073709551616)"}) {
+    std::string in = write("range.dot", std::string("digraph {\n a [writes=\"B:[0,64)\"];\n b [reads=\"") + bad +
+                                            "\"];\n}\n");
+    std::string out = write("keep.dot", "previous content\n");
+    for (const std::string& cmd : {"build " + in + " -o " + out, "verify " + in, "expand " + in + " -o " + out}) {
+      CliRun r = run(cmd);
+      EXPECT_EQ(r.code, 2) << cmd << "\n" << r.out;
+      EXPECT_NE(r.out.find("range.dot:3:"), std::string::npos) << bad << "\n" << r.out;
+    }
+    EXPECT_EQ(slurp(out), "previous content\n");
   }
-  EXPECT_EQ(slurp(out), "previous content\n");
 }
 
 TEST_F(BuilderCli, ExpandWritesFlatGraph) {
