@@ -109,6 +109,12 @@ TEST_P(Labels, BuiltGraphsVerifyClean) {
   }
 }
 
+TEST(LabelFormat, IdsOutsideTheGraphDoNotThrow) {
+  Graph g = read("digraph { a; b }");
+  EXPECT_EQ(format_label_mismatch(g, {0, 99, KindSet(Kind::Flow), KindSet{}}),
+            "Inconsistent dependence labeling on: a -> #99 computed: flow labeled: none");
+}
+
 INSTANTIATE_TEST_SUITE_P(Twins, Labels, ::testing::ValuesIn(testing::builder_impls()),
                          [](const auto& info) { return info.param.name; });
 

@@ -25,8 +25,12 @@ std::vector<LabelMismatch> verify_labels(const Graph& g) {
 
 std::string kinds_or_none(KindSet kinds) { return kinds.empty() ? "none" : to_string(kinds); }
 
+std::string node_name(const Graph& g, NodeId v) {
+  return v < g.nodes.size() ? g.nodes[v].name : "#" + std::to_string(v);
+}
+
 std::string format_label_mismatch(const Graph& g, const LabelMismatch& m) {
-  return "Inconsistent dependence labeling on: " + g.nodes.at(m.src).name + " -> " + g.nodes.at(m.dst).name +
+  return "Inconsistent dependence labeling on: " + node_name(g, m.src) + " -> " + node_name(g, m.dst) +
          " computed: " + kinds_or_none(m.computed) + " labeled: " + kinds_or_none(m.labeled);
 }
 

@@ -34,7 +34,7 @@ std::vector<Race> find_races(const Graph& g) {
 }
 
 std::string format_race(const Graph& g, const Race& r) {
-  return "Race on: " + g.nodes.at(r.src).name + " -> " + g.nodes.at(r.dst).name +
+  return "Race on: " + node_name(g, r.src) + " -> " + node_name(g, r.dst) +
          " computed: " + kinds_or_none(r.kinds) + " bytes: " + to_string(r.bytes);
 }
 

@@ -86,6 +86,7 @@ std::vector<Dependence> computed_kinds(const Graph& g, const DependenceOptions& 
 /// The result verifies clean (verify_labels() finds nothing) and is race-free
 /// (find_races() finds nothing): every conflicting pair is a direct C edge.
 /// Cost: computed_kinds(g) plus O(n + d) to copy.
+/// \throws nothing but std::bad_alloc (as computed_kinds()).
 Graph build_dependences(const Graph& g);
 
 /// "sbuf:[0,64),psum:[0,8)": the byte ranges as the DOT `reads=`/`writes=`

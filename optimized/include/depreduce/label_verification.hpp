@@ -40,16 +40,22 @@ struct LabelMismatch {
 /// Algorithm: computed_kinds(g) once, then a merge join with the sorted edges.
 /// \returns the mismatches sorted by (src, dst); empty for a built graph.
 /// Cost: computed_kinds(g) plus O(m + d).
+/// \throws nothing but std::bad_alloc. \p g must keep the Graph invariants
+///   (edges sorted by (src, dst), as make_program_order() leaves them).
 std::vector<LabelMismatch> verify_labels(const Graph& g);
 
 /// The report line of \p m, exactly
 /// `Inconsistent dependence labeling on: P -> C computed: KINDS labeled: KINDS`
 /// with P, C the node names and KINDS as depreduce::to_string(KindSet)
 /// ("flow|anti"), or `none` for an empty set. No trailing newline. Cost: O(1).
+/// \throws nothing but std::bad_alloc (an id outside \p g prints as `#<id>`).
 std::string format_label_mismatch(const Graph& g, const LabelMismatch& m);
 
 /// "none" for an empty set, depreduce::to_string(kinds) otherwise.
 std::string kinds_or_none(KindSet kinds);
+
+/// The name of node \p v of \p g, or `#<v>` if \p v is not a node of \p g.
+std::string node_name(const Graph& g, NodeId v);
 
 } // namespace depreduce
 

@@ -42,13 +42,14 @@ struct Race {
 /// of the racing pairs.
 /// \returns the races sorted by (src, dst); empty when race-free.
 /// Cost: computed_kinds(g) (twice if racy) plus one SyncState sweep (O(m)
-/// Roaring unions) plus O(d log d).
+/// Roaring unions) plus O(d).
+/// \throws nothing but std::bad_alloc on a Graph from make_program_order().
 std::vector<Race> find_races(const Graph& g);
 
 /// The report line of \p r, exactly
 /// `Race on: P -> C computed: KINDS bytes: space:[lo,hi),...`
 /// (P, C node names; KINDS as depreduce::to_string(KindSet)). No trailing
-/// newline. Cost: O(size of the byte list).
+/// newline. Cost: O(size of the byte list). An id outside \p g prints as `#<id>`.
 std::string format_race(const Graph& g, const Race& r);
 
 } // namespace depreduce
