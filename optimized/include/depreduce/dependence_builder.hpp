@@ -70,8 +70,9 @@ struct DependenceOptions {
 ///
 /// \returns the pairs sorted by (src, dst).
 /// Cost: O(sum over accesses of (log s + segments touched + readers listed))
-/// time, s = live segments of the space, plus O(d log d) to sort the d pairs;
-/// memory O(segments + readers since last write + d).
+/// time, s = live segments of the space, plus O(h log h) per node to group its
+/// h hits by source and O(n + d) to order the d pairs (a bucket pass by
+/// source); memory O(segments + readers since last write + d).
 /// \throws nothing for any Graph (every ByteRange with lo > hi is treated as
 ///   empty; readers reject those); std::bad_alloc on exhaustion.
 std::vector<Dependence> computed_kinds(const Graph& g, const DependenceOptions& options = {});
