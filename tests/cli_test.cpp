@@ -3,56 +3,18 @@
 /// Runs the built `depreduce` binary (DEPREDUCE_CLI) on files in a temporary
 /// folder and checks exit codes, messages and that nothing is half written.
 //===----------------------------------------------------------------------===//
-#include <gtest/gtest.h>
+#include <string>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "depreduce/testing/cli_runner.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using depreduce::testing::CliRun;
+using depreduce::testing::slurp;
 
-struct CliRun {
-  int code;
-  std::string out; ///< stdout and stderr together
-};
+CliRun run(const std::string& args) { return depreduce::testing::run_cli(args); }
 
-CliRun run(const std::string& args) {
-  const char* cli = std::getenv("DEPREDUCE_CLI");
-  std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-class Cli : public ::testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("depreduce_cli_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  fs::path dir_;
-};
+class Cli : public depreduce::testing::TempDirTest {};
 
 TEST_F(Cli, ReduceWritesReducedDotAndStats) {
   std::string in = write("g.dot", "digraph g { a -> b; b -> c; a -> c; d }");

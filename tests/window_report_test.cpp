@@ -19,45 +19,19 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "depreduce/testing/cli_runner.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct CliRun {
-  int code;
-  std::string out; ///< stdout only
-  std::string err; ///< stderr
-};
+using depreduce::testing::CliRun;
+using depreduce::testing::slurp;
 
-class WindowReportCli : public ::testing::Test {
+class WindowReportCli : public depreduce::testing::TempDirTest {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("depreduce_window_report_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  CliRun run(const std::string& args) {
-    const char* cli = std::getenv("DEPREDUCE_CLI");
-    const std::string err = (dir_ / "stderr.txt").string();
-    const std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>" + err;
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string out;
-    std::array<char, 4096> buf;
-    while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    const int status = pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
-  }
+  CliRun run(const std::string& args) { return depreduce::testing::run_cli(args, path("stderr.txt")); }
   json report(const std::string& args) {
     const CliRun r = run("window-report " + args + " --json --time-budget-ms 0");
     EXPECT_EQ(r.code, 0) << r.err;
@@ -69,7 +43,6 @@ protected:
     ADD_FAILURE() << "no BL=" << bl;
     return j;
   }
-  fs::path dir_;
 };
 
 // The trace; t0 -> t4 carries WAIT|RETAIN. Six WAIT candidates with
