@@ -4,58 +4,18 @@
 /// (0 clean, 1 findings, 2 bad input), the exact report lines and that
 /// outputs are complete or untouched.
 //===----------------------------------------------------------------------===//
-#include <gtest/gtest.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "depreduce/testing/cli_runner.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using depreduce::testing::CliRun;
+using depreduce::testing::slurp;
 
-struct CliRun {
-  int code;
-  std::string out; ///< stdout and stderr together
-};
+CliRun run(const std::string& args) { return depreduce::testing::run_cli(args); }
 
-CliRun run(const std::string& args) {
-  const char* cli = std::getenv("DEPREDUCE_CLI");
-  std::string cmd = std::string(cli ? cli : "depreduce") + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-class BuilderCli : public ::testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("depreduce_builder_cli_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  fs::path dir_;
-};
+class BuilderCli : public depreduce::testing::TempDirTest {};
 
 const char* const kBuffer = R"dot(digraph {
   w0 [writes="B:[0,64)"]; r0 [reads="B:[0,64)"]; w1 [writes="B:[0,64)"]; r1 [reads="B:[0,64)"]

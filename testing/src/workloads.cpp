@@ -41,6 +41,10 @@ public:
       for (NodeId r : t.readers)
         if (r != id) add(r, id, Kind::Anti);
       t.readers.clear();
+      // SPEC §5: a node that reads and writes the tile is itself a reader
+      // since that write, so the next writer gets ANTI from it too.
+      for (const ByteRange& r : v.reads)
+        if (key(r) == key(w)) { t.readers.push_back(id); break; }
       t.writer = id;
     }
     g_.nodes.push_back(std::move(v));
