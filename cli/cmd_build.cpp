@@ -31,7 +31,7 @@ void add_build_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "build", "Replace the edges by the dependences computed from the nodes' reads=/writes= (walrus dep_opt) and write DOT");
   cmd->add_option("FILE", args->file, "Input graph; program order = input order, constrained by its edges")
-      ->required()->check(CLI::ExistingFile);
+      ->required();
   cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
   cmd->add_option("--format", args->format, "Input format")->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
   cmd->add_option("--impl", args->impl, "Implementation")->check(CLI::IsMember({"optimized", "reference"}));

@@ -27,7 +27,7 @@ void add_expand_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("expand", "Splice the leaves of every scheduling unit (DOT cluster) into the parent "
                                            "graph, renamed unit/leaf, and write DOT");
-  cmd->add_option("FILE", args->file, "Input graph (DOT: clusters are units)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", args->file, "Input graph (DOT: clusters are units)")->required();
   cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
   cmd->add_option("--format", args->format, "Input format")->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
   cmd->add_option("--impl", args->impl, "Implementation")->check(CLI::IsMember({"optimized", "reference"}));

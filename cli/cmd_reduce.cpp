@@ -111,7 +111,7 @@ void add_reduce_commands(CLI::App& app) {
   };
   auto args = std::make_shared<ReduceArgs>();
   reduce_cmd->add_option("FILE", args->in.file, "Input graph (DOT, STG, WfCommons JSON, Pegasus DAX)")
-      ->required()->check(CLI::ExistingFile);
+      ->required();
   reduce_cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
   reduce_cmd->add_option("--format", args->in.format, "Input format")
       ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
@@ -151,7 +151,7 @@ void add_reduce_commands(CLI::App& app) {
     std::string to = "dot";
   };
   auto cargs = std::make_shared<ConvertArgs>();
-  convert->add_option("FILE", cargs->in.file, "Input graph")->required()->check(CLI::ExistingFile);
+  convert->add_option("FILE", cargs->in.file, "Input graph")->required();
   convert->add_option("-o,--output", cargs->out, "Output file (atomic); - = stdout");
   convert->add_option("--format", cargs->in.format, "Input format")
       ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
@@ -175,7 +175,7 @@ void add_reduce_commands(CLI::App& app) {
     std::string src, dst;
   };
   auto eargs = std::make_shared<ExplainArgs>();
-  explain->add_option("FILE", eargs->in.file, "Input graph")->required()->check(CLI::ExistingFile);
+  explain->add_option("FILE", eargs->in.file, "Input graph")->required();
   explain->add_option("SRC", eargs->src, "Source node name")->required();
   explain->add_option("DST", eargs->dst, "Destination node name")->required();
   explain->add_option("--format", eargs->in.format, "Input format")

@@ -29,7 +29,7 @@ void add_verify_command(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("verify", "Check edge labels and races against the nodes' reads=/writes=");
-  cmd->add_option("FILE", args->file, "Input graph")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", args->file, "Input graph")->required();
   cmd->add_option("--format", args->format, "Input format")->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
   cmd->add_option("--impl", args->impl, "Implementation")->check(CLI::IsMember({"optimized", "reference"}));
   cmd->add_flag("--labels", args->labels,

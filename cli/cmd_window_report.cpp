@@ -446,7 +446,7 @@ void add_window_report_command(CLI::App& app) {
       "distances and cost (docs/window.md)");
   cmd->add_option("FILE", ro->file, "deps.json dump of the runtime, or any DAG file (one ring, program order)")
       ->required()
-      ->check(CLI::ExistingFile);
+      ;
   cmd->add_option("--bl", ro->bls, "Window sizes to evaluate, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({64u, 128u, 256u}))

@@ -14,7 +14,7 @@ int exit_code = kExitOk;
 int main(int argc, char** argv) {
   using namespace depreduce::cli;
   CLI::App app{"depreduce: remove redundant dependency edges exactly, and prove it.\n"
-               "Exit codes: 0 ok, 1 findings (verify), 2 bad input, 64 usage error."};
+               "Exit codes: 0 ok, 1 findings (verify) or a needed edge (explain), 2 bad input, 64 usage error."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every sub-command");
   add_reduce_commands(app);

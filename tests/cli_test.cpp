@@ -52,6 +52,35 @@ TEST_F(Cli, TruncatedStgNamesTheLine) {
   EXPECT_NE(r.out.find("t.stg"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, MissingFileAndFolderAreBadInput) {
+  CliRun missing = run("reduce " + path("nope.dot"));
+  EXPECT_EQ(missing.code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("nope.dot"), std::string::npos) << missing.out;
+  CliRun folder = run("reduce " + dir_.string());
+  EXPECT_EQ(folder.code, 2) << folder.out;
+  EXPECT_NE(folder.out.find("folder"), std::string::npos) << folder.out;
+  CliRun nodir = run("reduce " + write("g.dot", "digraph { a -> b }") + " -o " + path("no/such/dir/out.dot"));
+  EXPECT_EQ(nodir.code, 2) << nodir.out;
+  EXPECT_NE(nodir.out.find("does not exist"), std::string::npos) << nodir.out;
+}
+
+TEST_F(Cli, OutputToDeviceFifoOrSymlinkKeepsItsKind) {
+  // -o must never replace /dev/null, a FIFO or a symbolic link by a regular file.
+  std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  ASSERT_EQ(run("reduce " + in + " -o /dev/null").code, 0);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  std::string real = write("real.dot", "old\n");
+  std::filesystem::permissions(real, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                         std::filesystem::perms::owner_exec);
+  std::filesystem::create_symlink(real, dir_ / "link.dot");
+  ASSERT_EQ(run("reduce " + in + " -o " + path("link.dot")).code, 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "link.dot"));
+  EXPECT_NE(slurp(real).find("digraph"), std::string::npos);
+  // Replacing a file keeps its permissions.
+  EXPECT_TRUE((std::filesystem::status(real).permissions() & std::filesystem::perms::owner_exec) !=
+              std::filesystem::perms::none);
+}
+
 TEST_F(Cli, SelfLoopWarnsOnce) {
   std::string in = write("loop.dot", "digraph { a -> a; b -> b; a -> b }");
   CliRun r = run("reduce " + in);

@@ -153,7 +153,10 @@ TEST_F(WindowReportCli, UsageErrorsExit64) {
   EXPECT_EQ(run("window-report " + f + " --seq-width 48").code, 64);
   EXPECT_EQ(run("window-report " + f + " --slots-per-ring 0").code, 64);
   EXPECT_EQ(run("window-report").code, 64);
-  EXPECT_EQ(run("window-report " + (dir_ / "missing.json").string()).code, 64);
+  // A missing file is bad input (exit 2, the file named), not a usage error.
+  const CliRun missing = run("window-report " + path("missing.json"));
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("missing.json"), std::string::npos) << missing.err;
 }
 
 TEST_F(WindowReportCli, BadTraceExits2WithFileAndLine) {

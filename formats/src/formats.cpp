@@ -93,7 +93,38 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   }
   namespace fs = std::filesystem;
   fs::path target(path);
+  std::error_code ec;
+  // A symbolic link stays a link: replace the file it points to.
+  if (fs::is_symlink(fs::symlink_status(target, ec))) {
+    target = fs::weakly_canonical(target, ec);
+    if (ec) throw InputError(path, 0, "cannot resolve the link: " + ec.message());
+  }
+  const fs::file_status existing = fs::status(target, ec);
+  if (fs::is_directory(existing)) throw InputError(path, 0, "is a folder, not a file");
+  if (fs::exists(existing) && !fs::is_regular_file(existing)) {
+    // A device, FIFO or socket (e.g. /dev/null): nothing to replace, so write
+    // to it directly; never turn it into a regular file.
+    int out = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    if (out < 0) throw InputError(path, 0, "cannot open for writing: " + errno_text(errno));
+    const char* q = content.data();
+    std::size_t rest = content.size();
+    while (rest > 0) {
+      ssize_t w = ::write(out, q, rest);
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) {
+        int err = errno;
+        ::close(out);
+        throw InputError(path, 0, "write error: " + errno_text(err));
+      }
+      q += w;
+      rest -= static_cast<std::size_t>(w);
+    }
+    ::close(out);
+    return;
+  }
   fs::path dir = target.parent_path();
+  if (!dir.empty() && !fs::is_directory(dir, ec))
+    throw InputError(path, 0, "cannot write: folder '" + dir.string() + "' does not exist");
   static std::atomic<unsigned> counter{0};
   std::string tmp;
   int fd = -1;
@@ -106,6 +137,9 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     if (fd < 0 && errno != EEXIST) throw InputError(path, 0, "cannot create a temporary file: " + errno_text(errno));
   }
   if (fd < 0) throw InputError(path, 0, "cannot create a temporary file: too many attempts");
+  // Replacing an existing file keeps its permissions.
+  if (fs::is_regular_file(existing))
+    (void)::fchmod(fd, static_cast<mode_t>(existing.permissions() & fs::perms::mask));
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
@@ -125,7 +159,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     ::unlink(tmp.c_str());
     throw InputError(path, 0, "write error: " + errno_text(err));
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     throw InputError(path, 0, "cannot rename the temporary file into place: " + errno_text(err));

@@ -1,5 +1,6 @@
 //===- orchestration_text.cpp - Recursive-descent orchestration reader ---===//
 #include "depreduce/formats/orchestration_text.hpp"
+#include "depreduce/formats/formats.hpp"
 
 #include <charconv>
 #include <fstream>
@@ -341,8 +342,8 @@ private:
     fail(head, "expected a statement, found " + describe(head));
   }
 
-  AttrList attrs() {
-    AttrList out;
+  orch::AttrList attrs() {
+    orch::AttrList out;
     if (!is_punct("{")) return out;
     take();
     for (;;) {
@@ -439,12 +440,8 @@ orch::Program parse_orchestration(std::string_view text, const std::string& file
 }
 
 orch::Program read_orchestration(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot open the file for reading");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "error while reading the file");
-  return parse_orchestration(buf.str(), path);
+  // read_file rejects folders and unreadable files with file-named errors.
+  return parse_orchestration(read_file(path), path);
 }
 
 } // namespace depreduce::formats
