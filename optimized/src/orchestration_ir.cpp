@@ -247,11 +247,17 @@ std::string attrs_text(const AttrList& attrs) {
   std::string out = " {";
   for (std::size_t i = 0; i < attrs.size(); ++i) {
     const AttrValue& v = attrs[i].value;
-    out += (i ? ", " : "") + attrs[i].key + " = ";
+    if (i) out += ", "; // appended step by step: GCC 12 -O3 -Wrestrict false positive
+    out += attrs[i].key;
+    out += " = ";
     switch (v.kind) {
     case AttrValue::Kind::Bool: out += v.boolean ? "true" : "false"; break;
     case AttrValue::Kind::Int: out += std::to_string(v.integer); break;
-    case AttrValue::Kind::Names: out += "[" + join(v.names) + "]"; break;
+    case AttrValue::Kind::Names:
+      out += '[';
+      out += join(v.names);
+      out += ']';
+      break;
     }
   }
   return out + "}";
