@@ -10,8 +10,13 @@ prints a Markdown table: wall time per tool and each peer's ratio to depreduce.
 
 Usage:
   bench/peers.py [--build build] [--generated 1000,10000] [--timeout 600] [--markdown OUT]
+  bench/peers.py --search 10000,14000,20000,... [--no-real] [--timeout 600] [--markdown OUT]
 Files: corpus/real/ (acyclic ones) plus random DAGs made by
 `depreduce generate dag --size N` for each N of --generated.
+
+--search runs the generated sizes in increasing order and stops running a peer
+after its first timeout (or failure), so the table ends, for every peer, at the
+largest size it finished within --timeout and the first size it did not.
 """
 import argparse
 import os
@@ -60,7 +65,12 @@ def read_edges(path):
     return {tuple(l.split("\t")) for l in Path(path).read_text().splitlines() if l}
 
 
-def compare(cli, boost, path, label, timeout):
+PEERS = ("tred", "networkx", "boost")
+
+
+def compare(cli, boost, path, label, timeout, peers=PEERS):
+    """Times depreduce and every peer in `peers` on one file; a peer not in
+    `peers` is reported as not run ("skipped")."""
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         dot, edges = tmp / "in.dot", tmp / "in.edges"
@@ -76,28 +86,36 @@ def compare(cli, boost, path, label, timeout):
         row["kept"] = len(kept) if kept is not None else None
         agree = []
         # tred
-        tred_out = tmp / "tred.dot"
-        with open(tred_out, "w") as f:
-            row["tred"], ok = run(["tred", str(dot)], timeout, stdout=f)
-        if ok:
-            agree.append(edges_of(cli, tred_out, tmp) == kept)
-        # networkx
-        nx_out = tmp / "nx.edges"
-        row["networkx"], ok = run([sys.executable, "-c", NX_SCRIPT, str(edges), str(nx_out)], timeout)
-        if ok:
-            agree.append(read_edges(nx_out) == kept)
-        # boost
-        b_out = tmp / "boost.edges"
-        with open(edges) as fin, open(b_out, "w") as fout:
-            row["boost"], ok = run([boost], timeout, stdin=fin, stdout=fout)
-        if ok:
-            agree.append(read_edges(b_out) == kept)
+        row["skipped"] = [p for p in PEERS if p not in peers]
+        for p in row["skipped"]:
+            row[p] = None
+        if "tred" in peers:
+            tred_out = tmp / "tred.dot"
+            with open(tred_out, "w") as f:
+                row["tred"], ok = run(["tred", str(dot)], timeout, stdout=f)
+            if ok:
+                agree.append(edges_of(cli, tred_out, tmp) == kept)
+        if "networkx" in peers:
+            nx_out = tmp / "nx.edges"
+            row["networkx"], ok = run([sys.executable, "-c", NX_SCRIPT, str(edges), str(nx_out)], timeout)
+            if ok:
+                agree.append(read_edges(nx_out) == kept)
+        if "boost" in peers:
+            b_out = tmp / "boost.edges"
+            with open(edges) as fin, open(b_out, "w") as fout:
+                row["boost"], ok = run([boost], timeout, stdin=fin, stdout=fout)
+            if ok:
+                agree.append(read_edges(b_out) == kept)
         row["agree"] = all(agree) and kept is not None
         return row
 
 
-def fmt_time(t):
-    return "timeout/failed" if t is None else f"{t * 1000:.1f} ms"
+def fmt_time(t, skipped=False):
+    if skipped:
+        return "not run"
+    if t is None:
+        return "timeout/failed"
+    return f"{t * 1000:.1f} ms" if t < 10 else f"{t:.1f} s"
 
 
 def ratio(peer, ours):
@@ -110,11 +128,13 @@ def main():
     ap.add_argument("--generated", default="1000,10000")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--search", help="increasing DAG sizes; a peer stops after its first timeout")
+    ap.add_argument("--no-real", action="store_true", help="skip corpus/real/")
     args = ap.parse_args()
     cli = str(Path(args.build) / "cli" / "depreduce")
     boost = str(Path(args.build) / "bench" / "boost_tred")
     rows = []
-    for path in sorted((ROOT / "corpus" / "real").rglob("*")):
+    for path in [] if args.no_real else sorted((ROOT / "corpus" / "real").rglob("*")):
         if not path.is_file() or path.name == "SOURCES.md" or path.name == "fsm.gv":
             continue
         rows.append(compare(cli, boost, path, str(path.relative_to(ROOT / "corpus" / "real")), args.timeout))
@@ -125,13 +145,36 @@ def main():
             subprocess.run([cli, "generate", "dag", "--size", n, "--seed", "1", "-o", str(dag)], check=True)
             rows.append(compare(cli, boost, dag, f"generated dag {n} nodes", args.timeout))
             print(rows[-1], file=sys.stderr)
+        active = list(PEERS)
+        finished = {p: None for p in PEERS}
+        for n in filter(None, (args.search or "").split(",")):
+            if not active:
+                break
+            dag = Path(tmp) / f"dag-{n}.dot"
+            subprocess.run([cli, "generate", "dag", "--size", n, "--seed", "1", "-o", str(dag)], check=True)
+            row = compare(cli, boost, dag, f"generated dag {n} nodes", args.timeout, active)
+            rows.append(row)
+            print(row, file=sys.stderr, flush=True)
+            for p in list(active):
+                if row[p] is None:
+                    active.remove(p)
+                else:
+                    finished[p] = n
+            dag.unlink()
     lines = ["| file | edges | kept | depreduce | tred | networkx | boost | tred/ours | nx/ours | boost/ours | same edges |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['file']} | {r['edges']} | {r['kept']} | {fmt_time(r['depreduce'])} | {fmt_time(r['tred'])} | "
-                     f"{fmt_time(r['networkx'])} | {fmt_time(r['boost'])} | {ratio(r['tred'], r['depreduce'])} | "
+        sk = r.get("skipped", [])
+        lines.append(f"| {r['file']} | {r['edges']} | {r['kept']} | {fmt_time(r['depreduce'])} | "
+                     f"{fmt_time(r['tred'], 'tred' in sk)} | {fmt_time(r['networkx'], 'networkx' in sk)} | "
+                     f"{fmt_time(r['boost'], 'boost' in sk)} | {ratio(r['tred'], r['depreduce'])} | "
                      f"{ratio(r['networkx'], r['depreduce'])} | {ratio(r['boost'], r['depreduce'])} | "
                      f"{'yes' if r['agree'] else 'NO'} |")
+    if args.search:
+        lines.append("")
+        for p in PEERS:
+            lines.append(f"- {p}: largest generated DAG finished within {args.timeout:.0f} s: "
+                         f"{finished[p] or 'none'} nodes")
     table = "\n".join(lines) + "\n"
     print(table)
     if args.markdown:

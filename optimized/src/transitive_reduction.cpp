@@ -15,6 +15,7 @@
 #include <roaring/roaring.h>
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <deque>
 #include <memory>
@@ -23,157 +24,349 @@
 namespace depreduce {
 namespace {
 
-/// A pair of banks: A = completed-before (C), B = issued-before (S); one Roaring
-/// bitmap per engine, indexed by engine position, plus a last one for nodes
-/// without engine, indexed by node id. Bitmaps are created on first use.
+/// One lane of a SyncState: the set of keys (engine positions, or node ids on
+/// the slot of nodes without engine) recorded for one slot in one bank.
+///
+/// Closures of dependency graphs are a dense prefix (everything long
+/// finished) plus a ragged recent tail (in-flight async positions, parallel
+/// branches). A lane starts *dense*: [0, prefix) ∪ {prefix + i : bit i of a
+/// fixed 512-bit window}, so a union is a few word-wise shifts and ORs and
+/// nothing is allocated. When a key falls beyond the window (an old hole
+/// pins the prefix: a long-running async instruction, a wide graph), the lane
+/// turns *sparse*: [0, prefix) ∪ a Roaring bitmap, walrus's representation,
+/// with the prefix kept as the implied add_range_closed run. A lane stays
+/// sparse until its closure is released.
+struct Lane {
+#ifndef DEPREDUCE_LANE_WORDS // window width in 64-bit words; a tuning knob, 8 by default
+#define DEPREDUCE_LANE_WORDS 8
+#endif
+  static constexpr std::uint32_t kWords = DEPREDUCE_LANE_WORDS;
+  static constexpr std::uint32_t kBits = 64 * kWords;
+
+  std::uint32_t prefix = 0;
+  bool sparse = false;
+  std::uint64_t window[kWords] = {}; // dense form only; all zero when sparse
+  roaring_bitmap_t* rest = nullptr;  // sparse form only; kept (empty) for reuse
+
+  bool contains(std::uint32_t key) const {
+    if (key < prefix) return true;
+    if (sparse) return roaring_bitmap_contains(rest, key);
+    std::uint32_t d = key - prefix;
+    return d < kBits && (window[d / 64] >> (d % 64) & 1);
+  }
+  void add(std::uint32_t key) {
+    if (key < prefix) return;
+    if (!sparse) {
+      std::uint32_t d = key - prefix;
+      if (d < kBits) {
+        window[d / 64] |= std::uint64_t{1} << (d % 64);
+        if (d == 0) advance();
+        return;
+      }
+      make_sparse();
+    }
+    roaring_bitmap_add(rest, key);
+  }
+  /// Adds [0, last].
+  void add_prefix(std::uint32_t last) {
+    if (last < prefix) return;
+    if (!sparse) shift_window(last + 1 - prefix);
+    prefix = last + 1;
+    if (!sparse) advance();
+  }
+  /// this ∪= o.
+  void merge(const Lane& o) {
+    if (!sparse && !o.sparse) {
+      if (o.prefix > prefix) {
+        shift_window(o.prefix - prefix);
+        prefix = o.prefix;
+      }
+      std::uint32_t s = prefix - o.prefix; // o's window, seen from prefix
+      if (s < kBits) {
+        std::uint64_t shifted[kWords];
+        shift_right(o.window, s, shifted);
+        for (std::uint32_t i = 0; i < kWords; ++i) window[i] |= shifted[i];
+        advance();
+      }
+      return;
+    }
+    if (!sparse) make_sparse();
+    prefix = std::max(prefix, o.prefix);
+    if (o.sparse) roaring_bitmap_or_inplace(rest, o.rest);
+    else add_window_to_rest(o.prefix, o.window);
+  }
+  void clear() {
+    prefix = 0;
+    if (sparse) roaring_bitmap_clear(rest);
+    else std::fill(std::begin(window), std::end(window), 0);
+    sparse = false;
+  }
+  /// minimizeSyncState: a dense lane is already minimal; a sparse one is
+  /// run-length compressed, as walrus's add_range_closed + andnot pair leaves it.
+  void minimize() {
+    if (sparse) roaring_bitmap_run_optimize(rest);
+  }
+  void release() {
+    if (rest) roaring_bitmap_free(rest);
+    rest = nullptr;
+  }
+  std::size_t bytes() const {
+    return sizeof(Lane) + (sparse ? roaring_bitmap_portable_size_in_bytes(rest) : 0);
+  }
+
+private:
+  void make_sparse() {
+    if (!rest) {
+      rest = roaring_bitmap_create();
+      if (!rest) throw std::bad_alloc();
+    }
+    add_window_to_rest(prefix, window);
+    std::fill(std::begin(window), std::end(window), 0);
+    sparse = true;
+  }
+  /// Adds the keys {base + i : bit i of w} at or above the prefix to rest.
+  void add_window_to_rest(std::uint32_t base, const std::uint64_t (&w)[kWords]) {
+    std::uint32_t keys[kBits];
+    std::size_t count = 0;
+    for (std::uint32_t i = 0; i < kWords; ++i)
+      for (std::uint64_t bits = w[i]; bits; bits &= bits - 1) {
+        std::uint32_t key = base + 64 * i + static_cast<std::uint32_t>(std::countr_zero(bits));
+        if (key >= prefix) keys[count++] = key;
+      }
+    if (count) roaring_bitmap_add_many(rest, count, keys);
+  }
+  /// out = in >> s (as one kBits-bit number), s < kBits; branch-free.
+  static void shift_right(const std::uint64_t (&in)[kWords], std::uint32_t s, std::uint64_t (&out)[kWords]) {
+    std::uint64_t padded[2 * kWords + 1] = {};
+    for (std::uint32_t i = 0; i < kWords; ++i) padded[i] = in[i];
+    const std::uint32_t q = s / 64, r = s % 64;
+    for (std::uint32_t i = 0; i < kWords; ++i) // (x << 1) << (63 - r): no shift by 64 when r == 0
+      out[i] = (padded[i + q] >> r) | ((padded[i + q + 1] << 1) << (63 - r));
+  }
+  /// Drops the lowest \p s window bits (their keys move below the prefix).
+  void shift_window(std::uint32_t s) {
+    if (s == 0) return;
+    if (s >= kBits) {
+      std::fill(std::begin(window), std::end(window), 0);
+      return;
+    }
+    std::uint64_t shifted[kWords];
+    shift_right(window, s, shifted);
+    std::copy(std::begin(shifted), std::end(shifted), std::begin(window));
+  }
+  /// Dense form: moves the prefix over the keys present just above it, so
+  /// bit 0 of the window is clear.
+  void advance() {
+    if (!(window[0] & 1)) return;
+    std::uint32_t i = 0;
+    while (i < kWords && window[i] == ~std::uint64_t{0}) ++i;
+    std::uint32_t run = 64 * i + (i < kWords ? static_cast<std::uint32_t>(std::countr_one(window[i])) : 0);
+    shift_window(run);
+    prefix += run;
+  }
+};
+
+/// A pair of banks: A = completed-before (C), B = issued-before (S); one lane
+/// per engine, indexed by engine position, plus a last one for nodes without
+/// engine, indexed by node id (walrus SyncState: one Roaring bitmap per engine
+/// per bank). A mask records the lanes in use, so clearing and merging touch
+/// only those.
 class SyncState {
 public:
-  explicit SyncState(std::size_t slots) : a_(slots, nullptr), b_(slots, nullptr) {}
+  explicit SyncState(std::size_t slots)
+      : lanes_(2 * slots), used_((2 * slots + 63) / 64, 0), slots_(slots) {}
   ~SyncState() {
-    for (auto* r : a_) if (r) roaring_bitmap_free(r);
-    for (auto* r : b_) if (r) roaring_bitmap_free(r);
+    for (Lane& l : lanes_) l.release();
   }
   SyncState(const SyncState&) = delete;
   SyncState& operator=(const SyncState&) = delete;
 
   /// walrus SyncState::setCompleted(e, id, bank).
   void set_completed(std::size_t slot, std::uint32_t key, bool issue_bank) {
-    roaring_bitmap_add(bitmap(issue_bank ? b_ : a_, slot), key);
+    lane(slot, issue_bank).add(key);
   }
   /// Marks positions [0, last] of \p slot in both banks (a barrier's view).
   void set_completed_prefix(std::size_t slot, std::uint32_t last) {
-    roaring_bitmap_add_range_closed(bitmap(a_, slot), 0, last);
-    roaring_bitmap_add_range_closed(bitmap(b_, slot), 0, last);
+    lane(slot, false).add_prefix(last);
+    lane(slot, true).add_prefix(last);
   }
-  /// walrus hasCompleted: one roaring_bitmap_contains.
+  /// walrus hasCompleted.
   bool has_completed(std::size_t slot, std::uint32_t key, bool issue_bank) const {
-    const roaring_bitmap_t* r = (issue_bank ? b_ : a_)[slot];
-    return r && roaring_bitmap_contains(r, key);
+    // Lanes not in use are empty (cleared), so no mask test is needed.
+    return lanes_[index(slot, issue_bank)].contains(key);
   }
-  /// walrus SyncState::merge: bank-wise union.
-  /// On an engine slot, bank B is a prefix of engine positions (in-order
-  /// issue: p_{j-1} S p_j), so its union is the longer prefix, added as one
-  /// closed range; the last slot (nodes without engine, by node id) is a set.
+  /// walrus SyncState::merge: bank-wise union (bank B only if tracked).
   void merge(const SyncState& o, bool track_issue_bank) {
-    const std::size_t none_slot = a_.size() - 1;
-    for (std::size_t s = 0; s < a_.size(); ++s) {
-      if (o.a_[s] && !roaring_bitmap_is_empty(o.a_[s])) roaring_bitmap_or_inplace(bitmap(a_, s), o.a_[s]);
-      if (!track_issue_bank || !o.b_[s] || roaring_bitmap_is_empty(o.b_[s])) continue;
-      if (s == none_slot) {
-        roaring_bitmap_or_inplace(bitmap(b_, s), o.b_[s]);
-      } else {
-        roaring_bitmap_t* mine = bitmap(b_, s);
-        std::uint32_t last = roaring_bitmap_maximum(o.b_[s]);
-        if (roaring_bitmap_is_empty(mine) || roaring_bitmap_maximum(mine) < last)
-          roaring_bitmap_add_range_closed(mine, 0, last);
+    const std::size_t end = track_issue_bank ? 2 * slots_ : slots_;
+    for (std::size_t w = 0; w < used_.size(); ++w)
+      for (std::uint64_t bits = o.used_[w]; bits; bits &= bits - 1) {
+        std::size_t i = 64 * w + static_cast<std::size_t>(std::countr_zero(bits));
+        if (i >= end) break;
+        used_[w] |= std::uint64_t{1} << (i % 64);
+        lanes_[i].merge(o.lanes_[i]);
       }
-    }
   }
-  /// minimizeSyncState: per engine, bank B is the prefix [0, last] (one
-  /// add_range_closed run) and bank A is that prefix minus the positions still
-  /// in flight (asynchronous, window not yet reached): run-length encoding
-  /// stores each as one run plus one per hole, which is what the walrus
-  /// add_range_closed + andnot_inplace pair computes.
+  /// Bank A of the only slot, for graphs without engines and S edges (the
+  /// sweep's one-lane form): keys are node ids.
+  Lane& only_lane() {
+    used_[0] |= 1;
+    return lanes_[0];
+  }
+  const Lane& only_lane() const { return lanes_[0]; }
+  /// minimizeSyncState: lanes are kept in normal form on every update (the
+  /// prefix absorbs completed positions, as walrus's add_range_closed does);
+  /// what is left is compressing the Roaring remainders.
   void minimize() {
-    for (auto* r : a_) if (r) roaring_bitmap_run_optimize(r);
-    for (auto* r : b_) if (r) roaring_bitmap_run_optimize(r);
+    for_each_used([](Lane& l) { l.minimize(); });
   }
   void clear() {
-    for (auto* r : a_) if (r) roaring_bitmap_clear(r);
-    for (auto* r : b_) if (r) roaring_bitmap_clear(r);
+    for_each_used([](Lane& l) { l.clear(); });
+    std::fill(used_.begin(), used_.end(), 0);
+  }
+  bool any_sparse() const {
+    for (const Lane& l : lanes_)
+      if (l.sparse) return true;
+    return false;
   }
   std::size_t bytes() const {
     std::size_t total = 0;
-    for (auto* r : a_) if (r) total += roaring_bitmap_portable_size_in_bytes(r);
-    for (auto* r : b_) if (r) total += roaring_bitmap_portable_size_in_bytes(r);
+    for (std::size_t w = 0; w < used_.size(); ++w)
+      for (std::uint64_t bits = used_[w]; bits; bits &= bits - 1)
+        total += lanes_[64 * w + static_cast<std::size_t>(std::countr_zero(bits))].bytes();
     return total;
   }
 
 private:
-  static roaring_bitmap_t* bitmap(std::vector<roaring_bitmap_t*>& bank, std::size_t slot) {
-    if (!bank[slot]) {
-      bank[slot] = roaring_bitmap_create();
-      if (!bank[slot]) throw std::bad_alloc();
-    }
-    return bank[slot];
+  // Bank A lanes first, then bank B lanes.
+  std::size_t index(std::size_t slot, bool issue_bank) const { return (issue_bank ? slots_ : 0) + slot; }
+  Lane& lane(std::size_t slot, bool issue_bank) {
+    std::size_t i = index(slot, issue_bank);
+    used_[i / 64] |= std::uint64_t{1} << (i % 64);
+    return lanes_[i];
   }
-  std::vector<roaring_bitmap_t*> a_, b_;
+  template <class F> void for_each_used(F f) {
+    for (std::size_t w = 0; w < used_.size(); ++w)
+      for (std::uint64_t bits = used_[w]; bits; bits &= bits - 1)
+        f(lanes_[64 * w + static_cast<std::size_t>(std::countr_zero(bits))]);
+  }
+  std::vector<Lane> lanes_;
+  std::vector<std::uint64_t> used_;
+  std::size_t slots_;
 };
 
-/// Graph facts both the reduction and the witness search need: per-consumer
-/// incoming explicit WAIT edges (sources ascending), the previous instruction
-/// on each engine, and the asynchronous completions landing on each node.
+/// Graph facts both the reduction and the witness search need, laid out for
+/// the sweep: per-consumer incoming explicit WAIT edges (sources ascending)
+/// as compact arrays, so the sweep never touches the large Edge and Node
+/// records; the previous instruction on each engine; the asynchronous
+/// completions landing on each node; and each node's lane (slot) and key.
 struct Structure {
-  std::vector<std::uint32_t> in_begin;   // CSR over g.edges indices, by dst
-  std::vector<std::uint32_t> in_edges;
+  std::vector<std::uint32_t> in_begin;   // CSR by dst over explicit WAIT edges
+  std::vector<std::uint32_t> in_edges;   //   index into g.edges
+  std::vector<NodeId> in_src;            //   its source
+  std::vector<KindSet> in_kinds;         //   its kinds
+  std::vector<std::uint32_t> out_wait;   // explicit WAIT edges leaving each node
   std::vector<NodeId> engine_prev;       // kNone if first on its engine
   std::vector<std::uint32_t> async_begin; // CSR: async nodes completing into v
   std::vector<NodeId> async_into;
   std::vector<std::vector<NodeId>> engine_nodes; // nodes per engine, program order
+  std::vector<std::uint32_t> slot;       // engine, or num_engines for nodes without one
+  std::vector<std::uint32_t> key;        // engine position, or node id without engine
+  bool has_issue_edges = false;          // some WAIT edge is ORDERED-only (S)
 
   static constexpr NodeId kNone = static_cast<NodeId>(-1);
 
   explicit Structure(const Graph& g) {
     const std::size_t n = g.nodes.size();
+    // One pass over the (large) Edge records; the rest works on compact copies.
+    struct WaitEdge { NodeId src, dst; std::uint32_t index; KindSet kinds; };
+    std::vector<WaitEdge> wait;
+    wait.reserve(g.edges.size());
+    bool issue_edges = false;
+    for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
+      const Edge& e = g.edges[i];
+      if (!is_wait(e)) continue;
+      wait.push_back({e.src, e.dst, i, e.kinds});
+      issue_edges |= !is_completion_edge(e);
+    }
+    has_issue_edges = issue_edges;
     in_begin.assign(n + 1, 0);
-    for (const Edge& e : g.edges)
-      if (is_wait(e)) ++in_begin[e.dst + 1];
+    out_wait.assign(n, 0);
+    for (const WaitEdge& e : wait) {
+      ++in_begin[e.dst + 1];
+      ++out_wait[e.src];
+    }
     for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
-    in_edges.resize(in_begin[n]);
+    in_edges.resize(wait.size());
+    in_src.resize(wait.size());
+    in_kinds.resize(wait.size());
     std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i) // edges sorted by src: per-dst lists ascend
-      if (is_wait(g.edges[i])) in_edges[fill[g.edges[i].dst]++] = i;
+    for (const WaitEdge& e : wait) { // edges sorted by src: per-dst lists ascend
+      std::uint32_t k = fill[e.dst]++;
+      in_edges[k] = e.index;
+      in_src[k] = e.src;
+      in_kinds[k] = e.kinds;
+    }
 
     engine_nodes.assign(g.num_engines, {});
     engine_prev.assign(n, kNone);
+    slot.resize(n);
+    key.resize(n);
     for (NodeId v = 0; v < n; ++v) {
       Engine e = g.nodes[v].engine;
+      slot[v] = e == kNoEngine ? g.num_engines : e;
+      key[v] = e == kNoEngine ? v : g.nodes[v].engine_position;
       if (e == kNoEngine) continue;
       if (!engine_nodes[e].empty()) engine_prev[v] = engine_nodes[e].back();
       engine_nodes[e].push_back(v);
     }
-    std::vector<std::vector<NodeId>> into(n);
+    async_begin.assign(n + 1, 0);
+    std::vector<std::pair<NodeId, NodeId>> into; // (completes into, async node)
     for (const auto& list : engine_nodes)
       for (std::size_t i = 0; i < list.size(); ++i) {
         std::uint32_t w = g.nodes[list[i]].async_window;
         if (w == 0 || w == kAsyncInfinite) continue;
-        if (i + w < list.size()) into[list[i + w]].push_back(list[i]);
+        if (i + w < list.size()) into.emplace_back(list[i + w], list[i]);
       }
-    async_begin.assign(n + 1, 0);
-    for (std::size_t v = 0; v < n; ++v) async_begin[v + 1] = async_begin[v] + static_cast<std::uint32_t>(into[v].size());
-    async_into.reserve(async_begin[n]);
-    for (auto& l : into) async_into.insert(async_into.end(), l.begin(), l.end());
+    std::sort(into.begin(), into.end());
+    for (const auto& [v, a] : into) ++async_begin[v + 1];
+    for (std::size_t v = 0; v < n; ++v) async_begin[v + 1] += async_begin[v];
+    async_into.reserve(into.size());
+    for (const auto& [v, a] : into) async_into.push_back(a);
   }
 };
 
+using Queries = std::vector<std::pair<HappensBeforeQuery, std::size_t>>;
+
 /// The SyncState sweep behind reduce() and happens_before(). When \p queries
 /// is given (sorted by `after`), each query is answered from the consumer's
-/// full SyncState when the sweep reaches it.
-Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats,
-                const std::vector<std::pair<HappensBeforeQuery, std::size_t>>* queries,
-                std::vector<bool>* answers) {
+/// full SyncState when the sweep reaches it. \p kOneLane: the graph has no
+/// engine and no S edge, so a SyncState is one lane of bank A keyed by node id
+/// (the same algorithm with the slot/bank indirection compiled out).
+template <bool kOneLane>
+Reduction sweep_lanes(const Graph& g, const Structure& st, const ReduceOptions& options, ReduceStats* stats,
+                      const Queries* queries, std::vector<bool>* answers) {
   const std::size_t n = g.nodes.size();
-  const std::size_t none_slot = g.num_engines;
   const std::size_t slots = g.num_engines + 1;
-  Structure st(g);
 
-  auto slot_of = [&](NodeId v) -> std::size_t {
-    return g.nodes[v].engine == kNoEngine ? none_slot : g.nodes[v].engine;
-  };
-  auto key_of = [&](NodeId v) -> std::uint32_t {
-    return g.nodes[v].engine == kNoEngine ? v : g.nodes[v].engine_position;
-  };
+  auto slot_of = [&](NodeId v) -> std::size_t { return st.slot[v]; };
+  auto key_of = [&](NodeId v) -> std::uint32_t { return st.key[v]; };
 
   // Bank B (issued-before) differs from bank A only through S relations:
   // engines (in-order issue) or ORDERED-only edges. Without them, skip it.
-  bool track_issue = g.num_engines > 0;
-  for (const Edge& e : g.edges)
-    if (is_wait(e) && !is_completion_edge(e)) track_issue = true;
+  const bool track_issue = g.num_engines > 0 || st.has_issue_edges;
+
+  // Membership, insertion and union on the lane(s) of a SyncState.
+  auto has = [&](const SyncState& w, NodeId y, bool issue_bank) -> bool {
+    if constexpr (kOneLane) return w.only_lane().contains(y);
+    else return w.has_completed(st.slot[y], st.key[y], issue_bank);
+  };
+  auto add = [&](SyncState& w, NodeId y, bool issue_bank) {
+    if constexpr (kOneLane) w.only_lane().add(y);
+    else w.set_completed(st.slot[y], st.key[y], issue_bank);
+  };
 
   // successorCounter: consumers that will merge this node's SyncState.
-  std::vector<std::uint32_t> consumers(n, 0);
-  for (const Edge& e : g.edges)
-    if (is_wait(e)) ++consumers[e.src];
+  std::vector<std::uint32_t> consumers = st.out_wait;
   for (NodeId v = 0; v < n; ++v)
     if (st.engine_prev[v] != Structure::kNone) ++consumers[st.engine_prev[v]];
 
@@ -186,7 +379,7 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
     s->clear();
     return s;
   };
-  std::size_t live = 0, live_bytes = 0, peak_live = 0, peak_bytes = 0;
+  std::size_t live = 0, live_bytes = 0, peak_live = 0, peak_bytes = 0, sparse_closures = 0;
   std::vector<std::size_t> held_bytes(stats ? n : 0, 0);
   auto release = [&](NodeId y) {
     if (--consumers[y] != 0 || !state[y]) return;
@@ -201,11 +394,12 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
   auto absorb = [&](std::unique_ptr<SyncState>& work, bool& fresh, NodeId y) {
     if (!state[y]) return;
     if (fresh && consumers[y] == 1) std::swap(work, state[y]);
+    else if constexpr (kOneLane) work->only_lane().merge(state[y]->only_lane());
     else work->merge(*state[y], track_issue);
     fresh = false;
   };
 
-  std::vector<bool> redundant(g.edges.size(), false);
+  std::vector<std::uint8_t> redundant(g.edges.size(), 0);
   std::size_t candidates = 0;
   std::size_t next_query = 0;
 
@@ -242,38 +436,36 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
       // from a later predecessor z, so SyncState(y) ⊆ SyncState(z) (in both
       // banks) is already merged: skipping it leaves via unchanged.
       for (std::uint32_t k = end; k-- > begin;) {
-        NodeId y = g.edges[st.in_edges[k]].src;
-        if (!work->has_completed(slot_of(y), key_of(y), track_issue)) absorb(work, fresh, y);
+        NodeId y = st.in_src[k];
+        if (!has(*work, y, track_issue)) absorb(work, fresh, y);
       }
-      // Pass 2: a candidate found in via is redundant.
+      // Pass 2: a candidate found in via is redundant; then the predecessor
+      // itself joins the closure. (Sources are distinct, so adding y never
+      // changes the test of another candidate.)
       for (std::uint32_t k = begin; k < end; ++k) {
-        const Edge& e = g.edges[st.in_edges[k]];
-        if (!options.filter.admits(e.kinds)) continue;
-        ++candidates;
-        bool completion = is_completion_edge(e);
-        if (work->has_completed(slot_of(e.src), key_of(e.src), !completion && track_issue))
-          redundant[st.in_edges[k]] = true;
-      }
-      for (std::uint32_t k = begin; k < end; ++k) {
-        const Edge& e = g.edges[st.in_edges[k]];
-        if (is_completion_edge(e)) work->set_completed(slot_of(e.src), key_of(e.src), false);
-        if (track_issue) work->set_completed(slot_of(e.src), key_of(e.src), true);
+        NodeId y = st.in_src[k];
+        const bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
+        if (options.filter.admits(st.in_kinds[k])) {
+          ++candidates;
+          redundant[st.in_edges[k]] = has(*work, y, !completion && track_issue);
+        }
+        if (completion) add(*work, y, false);
+        if (track_issue) add(*work, y, true);
       }
     } else {
       // Shipped one-pass loop: fold predecessors in ascending program order,
       // merge first, then test against what has been merged so far.
       for (std::uint32_t k = begin; k < end; ++k) {
-        const Edge& e = g.edges[st.in_edges[k]];
-        NodeId y = e.src;
+        NodeId y = st.in_src[k];
         absorb(work, fresh, y);
-        bool completion = is_completion_edge(e);
-        bool admitted = options.filter.admits(e.kinds);
+        bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
+        bool admitted = options.filter.admits(st.in_kinds[k]);
         candidates += admitted;
-        if (admitted && work->has_completed(slot_of(y), key_of(y), !completion && track_issue)) {
-          redundant[st.in_edges[k]] = true;
+        if (admitted && has(*work, y, !completion && track_issue)) {
+          redundant[st.in_edges[k]] = 1;
         } else {
-          if (completion) work->set_completed(slot_of(y), key_of(y), false);
-          if (track_issue) work->set_completed(slot_of(y), key_of(y), true);
+          if (completion) add(*work, y, false);
+          if (track_issue) add(*work, y, true);
         }
       }
       // Redundant predecessors are already in the closure; nothing to add.
@@ -281,12 +473,12 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
 
     // Release the closures this consumer was the last user of.
     if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) release(prev);
-    for (std::uint32_t k = begin; k < end; ++k) release(g.edges[st.in_edges[k]].src);
+    for (std::uint32_t k = begin; k < end; ++k) release(st.in_src[k]);
 
     while (queries && next_query < queries->size() && (*queries)[next_query].first.after == c) {
       const auto& [q, index] = (*queries)[next_query++];
       bool issue = q.relation == Relation::IssuedBefore && track_issue;
-      (*answers)[index] = q.before < c && work->has_completed(slot_of(q.before), key_of(q.before), issue);
+      (*answers)[index] = q.before < c && has(*work, q.before, issue);
     }
 
     if (consumers[c] > 0) {
@@ -294,6 +486,7 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
       ++live;
       if (stats) {
         held_bytes[c] = work->bytes();
+        sparse_closures += work->any_sparse();
         live_bytes += held_bytes[c];
         peak_bytes = std::max(peak_bytes, live_bytes);
       }
@@ -322,8 +515,16 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
     stats->candidates = candidates;
     stats->peak_live_closures = peak_live;
     stats->peak_closure_bytes = peak_bytes;
+    stats->sparse_closures = sparse_closures;
   }
   return result;
+}
+
+Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats, const Queries* queries,
+                std::vector<bool>* answers) {
+  Structure st(g);
+  if (g.num_engines == 0 && !st.has_issue_edges) return sweep_lanes<true>(g, st, options, stats, queries, answers);
+  return sweep_lanes<false>(g, st, options, stats, queries, answers);
 }
 
 } // namespace

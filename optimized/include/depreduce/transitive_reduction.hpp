@@ -92,7 +92,10 @@ struct ReduceStats {
   std::function<void(std::size_t done, std::size_t total)> progress;
   std::size_t candidates = 0;       ///< Explicit WAIT edges admitted by the filter.
   std::size_t peak_live_closures = 0; ///< Max closures held at once (live frontier).
-  std::size_t peak_closure_bytes = 0; ///< Max bytes held by live closures (Roaring sizes).
+  std::size_t peak_closure_bytes = 0; ///< Max bytes held by live closures (lanes and Roaring sizes).
+  /// Closures that kept at least one lane in sparse (Roaring) form: the keys
+  /// outgrew the dense 512-bit window above the lane's prefix.
+  std::size_t sparse_closures = 0;
 };
 
 /// Removes every redundant explicit WAIT edge of \p g (SPEC §4).
@@ -103,14 +106,19 @@ struct ReduceStats {
 /// never touched and never a path. Self-loops are not in `g.edges` and play no part.
 ///
 /// Optimized form: SyncState of two banks (A = completed-before, B =
-/// issued-before), one Roaring bitmap per engine per bank indexed by engine
-/// position (plus one indexed by node id for nodes without engine); a closure
-/// is released when its node's last consumer has been processed
-/// (walrus `successorCounter`), so memory follows the live frontier.
+/// issued-before), one lane per engine per bank indexed by engine position
+/// (plus one indexed by node id for nodes without engine); a closure is
+/// released when its node's last consumer has been processed (walrus
+/// `successorCounter`), so memory follows the live frontier. A lane is the
+/// walrus Roaring bitmap with its two common shapes made cheap: a dense
+/// prefix [0, p) (walrus's add_range_closed run) plus a 512-bit window of
+/// recent keys above it; a lane whose keys reach beyond the window turns into
+/// prefix + CRoaring bitmap (see docs/model.md, "SyncState lanes").
 ///
 /// \returns the reduced edge list and the removed edges, canonical order.
-/// Cost: O(m) Roaring unions and O(m) Roaring lookups; memory proportional to
-/// the closures of the live frontier.
+/// Cost: O(n + m) time with O(m) lane unions (word-wise ORs, or Roaring
+/// unions for sparse lanes) and O(m) lookups; memory proportional to the
+/// closures of the live frontier.
 /// \throws nothing on a Graph built by make_program_order(); std::bad_alloc on
 ///   exhaustion.
 Reduction reduce(const Graph& g, const ReduceOptions& options = {}, ReduceStats* stats = nullptr);
