@@ -277,32 +277,30 @@ struct Structure {
 
   explicit Structure(const Graph& g) {
     const std::size_t n = g.nodes.size();
-    // One pass over the (large) Edge records; the rest works on compact copies.
-    struct WaitEdge { NodeId src, dst; std::uint32_t index; KindSet kinds; };
-    std::vector<WaitEdge> wait;
-    wait.reserve(g.edges.size());
-    bool issue_edges = false;
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
-      const Edge& e = g.edges[i];
-      if (!is_wait(e)) continue;
-      wait.push_back({e.src, e.dst, i, e.kinds});
-      issue_edges |= !is_completion_edge(e);
-    }
-    has_issue_edges = issue_edges;
+    // Two passes over the Edge records (count, then fill), with the counters
+    // in locals: no per-edge temporary, so the peak stays at 9 bytes per edge.
     in_begin.assign(n + 1, 0);
     out_wait.assign(n, 0);
-    for (const WaitEdge& e : wait) {
-      ++in_begin[e.dst + 1];
-      ++out_wait[e.src];
-    }
+    bool issue_edges = false;
+    std::uint32_t* begin_counts = in_begin.data();
+    std::uint32_t* out_counts = out_wait.data();
+    for (const Edge& e : g.edges)
+      if (is_wait(e)) {
+        ++begin_counts[e.dst + 1];
+        ++out_counts[e.src];
+        issue_edges |= !is_completion_edge(e);
+      }
+    has_issue_edges = issue_edges;
     for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
-    in_edges.resize(wait.size());
-    in_src.resize(wait.size());
-    in_kinds.resize(wait.size());
+    in_edges.resize(in_begin[n]);
+    in_src.resize(in_begin[n]);
+    in_kinds.resize(in_begin[n]);
     std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
-    for (const WaitEdge& e : wait) { // edges sorted by src: per-dst lists ascend
+    for (std::uint32_t i = 0; i < g.edges.size(); ++i) { // edges sorted by src: per-dst lists ascend
+      const Edge& e = g.edges[i];
+      if (!is_wait(e)) continue;
       std::uint32_t k = fill[e.dst]++;
-      in_edges[k] = e.index;
+      in_edges[k] = i;
       in_src[k] = e.src;
       in_kinds[k] = e.kinds;
     }
@@ -343,7 +341,7 @@ using Queries = std::vector<std::pair<HappensBeforeQuery, std::size_t>>;
 /// engine and no S edge, so a SyncState is one lane of bank A keyed by node id
 /// (the same algorithm with the slot/bank indirection compiled out).
 template <bool kOneLane>
-Reduction sweep_lanes(const Graph& g, const Structure& st, const ReduceOptions& options, ReduceStats* stats,
+std::vector<std::uint8_t> sweep_lanes(const Graph& g, const Structure& st, const ReduceOptions& options, ReduceStats* stats,
                       const Queries* queries, std::vector<bool>* answers) {
   const std::size_t n = g.nodes.size();
   const std::size_t slots = g.num_engines + 1;
@@ -497,8 +495,27 @@ Reduction sweep_lanes(const Graph& g, const Structure& st, const ReduceOptions& 
     }
   }
 
+  if (report) stats->progress(n, n);
+  if (stats) {
+    stats->candidates = candidates;
+    stats->peak_live_closures = peak_live;
+    stats->peak_closure_bytes = peak_bytes;
+    stats->sparse_closures = sparse_closures;
+  }
+  return redundant;
+}
+
+/// The Reduction for a redundancy mark per edge, each vector sized exactly.
+Reduction build_result(const Graph& g, const std::vector<std::uint8_t>& redundant) {
+  std::size_t removed = 0, demoted = 0;
+  for (std::size_t i = 0; i < g.edges.size(); ++i)
+    if (redundant[i]) {
+      ++removed;
+      demoted += g.edges[i].flags.has(Flag::Retain);
+    }
   Reduction result;
-  result.edges.reserve(g.edges.size());
+  result.edges.reserve(g.edges.size() - removed + demoted);
+  result.removed.reserve(removed);
   for (std::size_t i = 0; i < g.edges.size(); ++i) {
     const Edge& e = g.edges[i];
     if (!redundant[i]) { result.edges.push_back(e); continue; }
@@ -510,18 +527,12 @@ Reduction sweep_lanes(const Graph& g, const Structure& st, const ReduceOptions& 
       result.edges.push_back(std::move(kept));
     }
   }
-  if (report) stats->progress(n, n);
-  if (stats) {
-    stats->candidates = candidates;
-    stats->peak_live_closures = peak_live;
-    stats->peak_closure_bytes = peak_bytes;
-    stats->sparse_closures = sparse_closures;
-  }
   return result;
 }
 
-Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats, const Queries* queries,
-                std::vector<bool>* answers) {
+/// Runs the sweep; returns one redundancy mark per edge of g.edges.
+std::vector<std::uint8_t> sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats,
+                                const Queries* queries, std::vector<bool>* answers) {
   Structure st(g);
   if (g.num_engines == 0 && !st.has_issue_edges) return sweep_lanes<true>(g, st, options, stats, queries, answers);
   return sweep_lanes<false>(g, st, options, stats, queries, answers);
@@ -530,7 +541,8 @@ Reduction sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats
 } // namespace
 
 Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {
-  return sweep(g, options, stats, nullptr, nullptr);
+  // The sweep's structures are gone before the result is built (peak memory).
+  return build_result(g, sweep(g, options, stats, nullptr, nullptr));
 }
 
 std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries) {
