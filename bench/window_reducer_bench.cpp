@@ -12,6 +12,9 @@
 ///  - BM_WindowSubmitHot<BL>: the same shape, 4,096 tasks replayed with
 ///    shifted generations, so input and side storage stay in cache: the
 ///    reducer's own cost without the memory traffic of reading the stream.
+///  - BM_WindowSubmitInto<BL>/global|same-ring: the same 10^6-task stream
+///    through submit_into (the verdicts of submit, into one caller buffer of
+///    the largest candidate count: no vector resizing).
 ///  - BM_WindowSubmitFlags<BL>: the same 10^6-task stream through the hot-path
 ///    form submit_flags (one FlagSet per raw candidate, no canonical order).
 ///  - BM_WindowRun/<impl>/<BL>: run_window over 2,000 tasks for every
@@ -21,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -119,6 +123,26 @@ void BM_WindowSubmitHot(benchmark::State& state) {
 }
 
 template <unsigned BL>
+void BM_WindowSubmitInto(benchmark::State& state) {
+  const testing::WindowCase& c = big_stream();
+  WindowOptions o = c.options;
+  o.mode = state.range(0) == 0 ? WindowMode::Global : WindowMode::SameRing;
+  std::size_t largest = 0;
+  for (const TaskRecord& t : c.stream) largest = std::max(largest, t.candidates.size());
+  std::vector<WindowEdge> out(largest);
+  std::size_t edges = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    window_reducer<BL> r(o);
+    state.ResumeTiming();
+    for (const TaskRecord& t : c.stream) edges += r.submit_into(t.id, t.generation, t.candidates, out);
+    benchmark::DoNotOptimize(edges);
+  }
+  set_counters(state, c.stream.size(), c.stream);
+  state.SetLabel(o.mode == WindowMode::Global ? "global" : "same-ring");
+}
+
+template <unsigned BL>
 void BM_WindowSubmitFlags(benchmark::State& state) {
   const testing::WindowCase& c = big_stream();
   std::vector<FlagSet> effective(64);
@@ -148,6 +172,9 @@ BENCHMARK(BM_WindowSubmit<256>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitHot<64>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitHot<128>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitHot<256>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitInto<64>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitInto<128>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitInto<256>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<64>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<128>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<256>)->Unit(benchmark::kMillisecond);

@@ -688,6 +688,76 @@ TEST(WindowReducer, OutOfRangeRingOrSlotThrowsAndChangesNothing) {
   }
 }
 
+// submit_into (caller buffer) gives exactly submit's verdicts and publishes the
+// same bitmaps, on random streams with stale producers, duplicates and window
+// edges, for every BL and both modes; it writes only out[0, n) and, like the
+// vector form, leaves the reducer and the buffer untouched when it throws.
+template <unsigned BL>
+void check_submit_into(WindowMode mode) {
+  depreduce::testing::StreamParams p;
+  p.tasks = 600;
+  p.slots_per_ring = 40; // slot reuse: stale producers
+  p.max_candidates = 12;
+  p.max_distance = 3 * BL;
+  p.stale_percent = 10;
+  p.duplicate_percent = 20;
+  const auto c = depreduce::testing::random_stream(5 + BL, p);
+  WindowOptions o = c.options;
+  o.mode = mode;
+  window_reducer<BL> by_vector(o), by_span(o);
+  std::vector<WindowEdge> want;
+  const WindowEdge sentinel{~TaskId{0}, 77, kRetain, kRetain, DepSource::Creator, WindowStatus::Untracked, 99};
+  for (std::size_t i = 0; i < c.stream.size(); ++i) {
+    const TaskRecord& t = c.stream[i];
+    by_vector.submit(t.id, t.generation, t.candidates, want);
+    std::vector<WindowEdge> buf(t.candidates.size() + 2, sentinel);
+    const std::size_t n = by_span.submit_into(t.id, t.generation, t.candidates, buf);
+    ASSERT_EQ(n, want.size()) << "BL=" << BL << " task " << i;
+    for (std::size_t j = 0; j < n; ++j) ASSERT_EQ(buf[j], want[j]) << "BL=" << BL << " task " << i << " edge " << j;
+    for (std::size_t j = n; j < buf.size(); ++j) ASSERT_EQ(buf[j], sentinel) << "BL=" << BL << " task " << i;
+    ASSERT_EQ(by_span.published(t.id, t.generation), by_vector.published(t.id, t.generation)) << "task " << i;
+    ASSERT_EQ(by_span.next_seq(), by_vector.next_seq());
+  }
+}
+
+TEST(WindowReducer, SubmitIntoAgreesWithSubmit) {
+  for (WindowMode mode : {WindowMode::Global, WindowMode::SameRing}) {
+    check_submit_into<64>(mode);
+    check_submit_into<128>(mode);
+    check_submit_into<256>(mode);
+  }
+}
+
+// A buffer shorter than the candidate list, an out-of-range producer or a
+// republished task: InputError, nothing consumed, nothing written (the
+// vector form keeps its previous contents too). A = slot 0, B <- A twice.
+TEST(WindowReducer, SubmitIntoThrowsWithoutWritingAnything) {
+  window_reducer<128> r(one_ring(8));
+  r.submit(make_task_id(0, 0), 0, {});
+  const std::vector<Candidate> b{{make_task_id(0, 0), 0}, {make_task_id(0, 0), 0, kRetain}};
+  const WindowEdge sentinel{1, 2, kWait, kWait, DepSource::Explicit, WindowStatus::Tracked, 3};
+  std::vector<WindowEdge> buf(1, sentinel);
+  EXPECT_THROW(r.submit_into(make_task_id(0, 1), 0, b, buf), InputError); // room for 1 of 2
+  const std::vector<Candidate> bad{{make_task_id(0, 0), 0}, {make_task_id(0, 8), 0}};
+  buf.assign(4, sentinel);
+  EXPECT_THROW(r.submit_into(make_task_id(0, 1), 0, bad, buf), InputError); // slot 8 of 8
+  EXPECT_THROW(r.submit_into(make_task_id(0, 0), 0, b, buf), InputError);  // republished
+  EXPECT_EQ(buf, std::vector<WindowEdge>(4, sentinel));
+  std::vector<WindowEdge> kept(1, sentinel);
+  EXPECT_THROW(r.submit(make_task_id(0, 1), 0, bad, kept), InputError);
+  EXPECT_EQ(kept, std::vector<WindowEdge>(1, sentinel));
+  EXPECT_EQ(r.next_seq(), 1u);
+  EXPECT_FALSE(r.published(make_task_id(0, 1), 0).has_value());
+  // And then it works: one verdict (the duplicates merge), A -> B keeps WAIT.
+  ASSERT_EQ(r.submit_into(make_task_id(0, 1), 0, b, buf), 1u);
+  EXPECT_EQ(buf[0].producer, make_task_id(0, 0));
+  EXPECT_EQ(buf[0].input_flags, kWaitRetain);
+  EXPECT_EQ(buf[0].flags, kWaitRetain);
+  EXPECT_EQ(buf[0].distance, 1u);
+  EXPECT_EQ(buf[1], sentinel);
+  EXPECT_EQ(r.next_seq(), 2u);
+}
+
 // A (slot, generation) is published once: submitting it again is an error;
 // the next generation of the same slot is fine.
 TEST(WindowReducer, RepublishingASlotGenerationThrows) {

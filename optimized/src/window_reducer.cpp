@@ -93,10 +93,10 @@ void throw_republished(TaskId id, Generation generation) {
                        " generation " + std::to_string(generation) +
                        " was already submitted (a (slot, generation) is published once)");
 }
-void throw_short_output(std::size_t candidates, std::size_t effective) {
+void throw_short_output(const char* function, std::size_t candidates, std::size_t room, const char* what) {
   throw InputError(kFile, 0,
-                   "submit_flags: " + std::to_string(candidates) + " candidate(s) but room for " +
-                       std::to_string(effective) + " effective flag set(s)");
+                   std::string(function) + ": " + std::to_string(candidates) + " candidate(s) but room for " +
+                       std::to_string(room) + " " + what);
 }
 } // namespace window_detail
 

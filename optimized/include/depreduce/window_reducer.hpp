@@ -44,6 +44,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -243,6 +244,37 @@ inline bool canonical_before(const WindowEdge& a, const WindowEdge& b) noexcept 
 // The multiword bitmap
 //===----------------------------------------------------------------------===//
 
+namespace window_detail {
+// Cold paths of window_reducer (defined in window_reducer.cpp): each throws InputError.
+[[noreturn]] void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots);
+[[noreturn]] void throw_republished(TaskId id, Generation generation);
+[[noreturn]] void throw_short_output(const char* function, std::size_t candidates, std::size_t room,
+                                     const char* what);
+
+/// \p out = \p src moved \p d bits towards the high end, for bitmaps of \p K
+/// 64-bit words (bit i in word i/64, bit i%64) and 0 <= d < 64*K; bits pushed
+/// past bit 64*K-1 are lost. Branch-free barrel shifter: every word is shifted
+/// by d%64 with the carry from the word below (`(w >> 1) >> (63 - d%64)`, so no
+/// 64-bit word is ever shifted by 64 or more), then log2(K) stages each move
+/// the words by 1, 2, ... positions or not, selected by a mask (no `?:` a
+/// compiler could turn into a branch). \p src and \p out must not overlap.
+/// Cost: about 4K + 3K*log2(K) ALU operations, no branch: 1 / 13 / 40 for
+/// K = 1 / 2 / 4.
+template <unsigned K>
+constexpr void shift_left_words(const std::uint64_t* src, unsigned d, std::uint64_t* out) noexcept {
+  const unsigned bs = d & 63u, ws = d >> 6;
+  out[0] = src[0] << bs;
+  for (unsigned i = 1; i < K; ++i) out[i] = (src[i] << bs) | ((src[i - 1] >> 1) >> (63u - bs));
+  for (unsigned s = 1; s < K; s <<= 1) {
+    const std::uint64_t m = std::uint64_t{0} - static_cast<std::uint64_t>((ws & s) != 0);
+    for (unsigned i = K; i-- > 0;) out[i] ^= (out[i] ^ (i >= s ? out[i - s] : 0)) & m; // m ? moved : kept
+  }
+}
+} // namespace window_detail
+
+template <unsigned BL>
+class window_reducer;
+
 /// A fixed BL-bit bitmap of BL/64 words (bit i in word i/64, bit i%64).
 /// Every operation is branch-light and never shifts a 64-bit word by 64 or more.
 template <unsigned BL>
@@ -266,16 +298,12 @@ public:
   /// The bitmap moved \p d bits towards the high end (bit i -> bit i+d); bits
   /// pushed past BL-1 are lost. d == 0 returns a copy; d >= BL returns an
   /// empty bitmap (no shift by the word size or more ever happens).
-  /// Cost O(BL/64) word operations.
+  /// Cost O(BL/64) word operations, branch-free for d < BL
+  /// (window_detail::shift_left_words, which the reducer uses too).
   constexpr WindowBitmap shifted_left(unsigned d) const noexcept {
     WindowBitmap out;
     if (d >= BL) return out;
-    const unsigned ws = d >> 6, bs = d & 63;
-    for (unsigned i = kWords; i-- > ws;) {
-      std::uint64_t w = words_[i - ws] << bs;
-      if (bs != 0 && i > ws) w |= words_[i - ws - 1] >> (64 - bs);
-      out.words_[i] = w;
-    }
+    window_detail::shift_left_words<kWords>(words_, d, out.words_);
     return out;
   }
   /// Bitwise union with \p o, in place. Cost O(BL/64).
@@ -307,6 +335,7 @@ public:
   constexpr std::uint64_t word(unsigned i) const noexcept { return i < kWords ? words_[i] : 0; }
   friend constexpr bool operator==(const WindowBitmap&, const WindowBitmap&) = default;
 private:
+  friend class window_reducer<BL>; // reads and writes the words in its hot loops
   std::uint64_t words_[kWords] = {};
 };
 
@@ -321,6 +350,17 @@ private:
 /// which seq_width bits are meaningful; a packed runtime layout keeps 4 for
 /// 32-bit sequences) and generation (4 bytes) plus a published mark. Nothing
 /// else is kept: memory does not grow with the stream.
+///
+/// Four entry points, all changing the reducer identically (same sequence
+/// number, same R[t] published, same verdicts):
+///  - submit_flags(): the runtime's hot path, one effective FlagSet per raw
+///    candidate into a caller buffer;
+///  - submit_into(): one WindowEdge per unique producer, canonical order, into
+///    a caller buffer;
+///  - submit(..., out): the same into a std::vector;
+///  - submit(...): the same, returned by value (allocates).
+/// None allocates once the reducer's scratch has grown to the largest
+/// candidate count (and, for the vector form, \p out's capacity too).
 ///
 /// Not thread-safe: the runtime's orchestrator submits from one thread.
 ///
@@ -350,8 +390,8 @@ public:
 
   /// Submits task \p task (generation \p generation) with its dependency
   /// \p candidates (any order, duplicates allowed) and writes the verdicts to
-  /// \p out (cleared first): one WindowEdge per unique (producer, generation)
-  /// with at least one flag, in canonical order (canonical_before()).
+  /// \p out (resized to their count): one WindowEdge per unique (producer,
+  /// generation) with at least one flag, in canonical order (canonical_before()).
   ///
   /// The task gets the next submit sequence; its bitmap R[t] is published in
   /// its slot after the candidates were read, so a candidate may name the
@@ -362,24 +402,64 @@ public:
   /// 2^seq_width. Precondition for exactness: no slot keeps one generation
   /// valid for 2^seq_width submits or more (distances would alias).
   ///
-  /// Cost: O(k) for k candidates, plus an insertion sort of the f candidates
-  /// that are stale or beyond the window (std::sort when f > 16), plus
-  /// O(BL/64) word operations per tracked WAIT candidate and per word of the
-  /// near-candidate table; no allocation once \p out and the internal scratch
-  /// have grown to the largest k. About 1,100 / 1,250 / 1,400 instructions
-  /// per task of 8 candidates for BL = 64 / 128 / 256 (docs/performance.md).
+  /// Cost: as submit_into(), plus resizing \p out (value-initializes the
+  /// elements it grows by; no allocation once its capacity reached the
+  /// largest k).
   /// \throws InputError (file "window_reducer") if \p task or a producer names
   ///   a ring >= rings or a slot >= slots_per_ring, or if \p task's slot already
   ///   holds a published bitmap of \p generation (each (slot, generation) is
-  ///   published once). On a throw nothing changed: no sequence was consumed.
+  ///   published once). On a throw nothing changed (\p out included): no
+  ///   sequence was consumed.
   void submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
-              std::vector<WindowEdge>& out);
+              std::vector<WindowEdge>& out) {
+    const std::size_t old = out.size();
+    if (old < candidates.size()) out.resize(candidates.size());
+    std::size_t n;
+    try {
+      n = submit_into(task, generation, candidates, out);
+    } catch (...) {
+      out.resize(old); // submit_into wrote nothing: the first `old` elements are intact
+      throw;
+    }
+    out.resize(n);
+  }
 
   /// Same as the four-argument submit() but returns the verdicts by value.
   std::vector<WindowEdge> submit(TaskId task, Generation generation, std::span<const Candidate> candidates) {
     std::vector<WindowEdge> out;
     submit(task, generation, candidates, out);
     return out;
+  }
+
+  /// submit() into a caller-provided buffer: writes the verdicts (one
+  /// WindowEdge per unique (producer, generation) with at least one flag, in
+  /// canonical order) to out[0 .. n) and returns n <= candidates.size();
+  /// out[n ..) is left as it was. Same reducer change and same verdicts as
+  /// submit(); the form for callers that keep one buffer of the largest
+  /// candidate count.
+  ///
+  /// Shapes: \p candidates k raw candidates (16 bytes each); \p out at
+  /// least k WindowEdge (24 bytes each).
+  ///
+  /// Cost: O(k) branch-free work per candidate (range check, slot look-up,
+  /// validation, a per-distance table that deduplicates and orders producers
+  /// within the window), plus O(BL/64) word operations for the direct bit and
+  /// the shifted bitmap per candidate (BL = 64) or per unique tracked
+  /// producer (BL = 128, 256), plus an insertion sort of the f candidates that are
+  /// stale or beyond the window (std::sort when f > 16), plus O(unique) to
+  /// write the verdicts. Never allocates once the scratch has grown to the
+  /// largest k. About 1,250 / 1,570 / 2,130 instructions and 8 branch
+  /// mispredictions per task of 8 random candidates for BL = 64 / 128 / 256
+  /// (docs/performance.md).
+  /// \throws InputError as submit(), and if \p out is shorter than
+  ///   \p candidates; on a throw nothing changed and \p out was not written.
+  std::size_t submit_into(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                          std::span<WindowEdge> out) {
+    const std::size_t self = self_or_throw(task, generation);
+    if (out.size() < candidates.size())
+      window_detail::throw_short_output("submit_into", candidates.size(), out.size(), "verdict(s)");
+    return options_.mode == WindowMode::SameRing ? submit_impl<true>(self, task, generation, candidates, out.data())
+                                                 : submit_impl<false>(self, task, generation, candidates, out.data());
   }
 
   /// The runtime's hot path: the same submit as submit() - same sequence
@@ -391,13 +471,26 @@ public:
   /// sorted and no per-edge diagnostics are built. This is the form of the
   /// proposal's loop `materialize_dependency(p, effective)`.
   ///
+  /// Shapes: \p candidates k raw candidates; \p effective at least k FlagSet
+  /// (1 byte each); effective[k ..) is left as it was.
+  ///
   /// \returns how many raw candidates lost WAIT.
-  /// Cost: O(k) for k candidates plus O(BL/64) word operations per tracked
-  /// WAIT candidate; never allocates once the scratch has grown to the largest k.
+  /// Cost: two branch-free passes over the k candidates (range check, slot
+  /// look-up, validation, O(BL/64) word operations for the direct bit and the
+  /// shifted bitmap; then one bit test each); never allocates once the
+  /// scratch has grown to the largest k. About 610 / 940 / 1,530
+  /// instructions and 2 branch mispredictions (the loop exits) per task of 8
+  /// random candidates for BL = 64 / 128 / 256 (docs/performance.md).
   /// \throws InputError as submit(), and if \p effective is shorter than
-  ///   \p candidates; on a throw nothing changed.
+  ///   \p candidates; on a throw nothing changed and \p effective was not written.
   std::size_t submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
-                           std::span<FlagSet> effective);
+                           std::span<FlagSet> effective) {
+    const std::size_t self = self_or_throw(task, generation);
+    if (effective.size() < candidates.size())
+      window_detail::throw_short_output("submit_flags", candidates.size(), effective.size(), "effective flag set(s)");
+    return options_.mode == WindowMode::SameRing ? flags_impl<true>(self, task, generation, candidates, effective.data())
+                                                 : flags_impl<false>(self, task, generation, candidates, effective.data());
+  }
 
   /// The bitmap R published by slot \p id with generation \p generation, or
   /// std::nullopt if that slot holds no bitmap of that generation (never
@@ -405,7 +498,7 @@ public:
   /// Bit i: the task submitted i+1 before it reaches it through WAIT edges.
   std::optional<Bitmap> published(TaskId id, Generation generation) const noexcept {
     const std::size_t at = index_or_npos(id);
-    if (at == kNpos || !slots_[at].published || slots_[at].generation != generation) return std::nullopt;
+    if (at == kNpos || slots_[at].tag != (kPublished | generation)) return std::nullopt;
     return slots_[at].reach;
   }
 
@@ -420,32 +513,79 @@ public:
 
 private:
   static constexpr std::size_t kNpos = ~std::size_t{0};
+  static constexpr unsigned kWords = BL / 64;
+  static constexpr std::uint8_t kWaitBit = static_cast<std::uint8_t>(Flag::Wait);
+  /// Slot::tag of a published slot: this bit | generation (unpublished: 0).
+  static constexpr std::uint64_t kPublished = std::uint64_t{1} << 32;
 
   struct Slot {
     Bitmap reach;
     std::uint64_t seq = 0;
-    Generation generation = 0;
-    std::uint32_t published = 0;
+    /// The published mark and the generation in one word (kPublished |
+    /// generation; 0 = never published), so that one compare validates.
+    std::uint64_t tag = 0;
   };
 
-  /// Scratch entry: one raw candidate after its producer was resolved
-  /// (24 bytes, written in one go). `key` orders canonically: ~distance for a
-  /// resolved producer (one distance names one task, so equal keys are
-  /// duplicates), all ones for a stale one (ties broken by producer, generation).
+  /// The small fields of a candidate or verdict in one word, so that table
+  /// and scratch entries are written with two or three stores: generation
+  /// (bits 0-31), raw flag bits (32-39), raw source bits (40-47), status
+  /// (48-55). Duplicates of one producer differ only in flags and sources, so
+  /// OR-ing their words merges them.
+  /// On little-endian targets with Candidate's usual layout this is one
+  /// 8-byte load (generation, flags, source, 2 padding bytes masked off).
+  static std::uint64_t candidate_meta(const Candidate& c) noexcept {
+    if constexpr (std::endian::native == std::endian::little && offsetof(Candidate, generation) == 8 &&
+                  offsetof(Candidate, flags) == 12 && offsetof(Candidate, source) == 13 &&
+                  sizeof(FlagSet) == 1 && sizeof(DepSource) == 1 && sizeof(Candidate) == 16) {
+      std::uint64_t w;
+      std::memcpy(&w, reinterpret_cast<const unsigned char*>(&c) + 8, sizeof w);
+      return w & 0xffff'ffff'ffffu;
+    } else {
+      return static_cast<std::uint64_t>(c.generation) | (static_cast<std::uint64_t>(c.flags.bits()) << 32) |
+             (static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.source)) << 40);
+    }
+  }
+  static constexpr std::uint64_t kFlagsMask = std::uint64_t{0xff} << 32;
+
+  /// Scratch entry: one raw candidate that is stale or beyond the window.
+  /// `key` orders canonically: ~distance for a resolved producer (one
+  /// distance names one task, so equal keys are duplicates), all ones for a
+  /// stale one (ties broken by producer, generation).
   struct Work {
     std::uint64_t key;
     TaskId producer;
-    Generation generation;
-    std::uint8_t flags;
-    std::uint8_t sources;
-    WindowStatus status;
-    std::uint8_t pad;
+    std::uint64_t meta;
   };
   static constexpr std::uint64_t kStaleKey = ~std::uint64_t{0};
   static bool work_before(const Work& a, const Work& b) noexcept {
     if (a.key != b.key) return a.key < b.key;
     if (a.producer != b.producer) return a.producer < b.producer;
-    return a.generation < b.generation;
+    return static_cast<Generation>(a.meta) < static_cast<Generation>(b.meta);
+  }
+  static bool same_producer(const Work& a, const Work& b) noexcept {
+    return a.key == b.key && a.producer == b.producer && static_cast<Generation>(a.meta) == static_cast<Generation>(b.meta);
+  }
+
+  /// A resolved producer at distance d <= BL, at near_[d - 1]. One distance
+  /// names one task, so the table deduplicates and orders them; only entries
+  /// whose bit is set in this submit's `seen` bitmap are live. near_[BL] is a
+  /// sink that absorbs the writes of other candidates.
+  struct Near {
+    TaskId producer;
+    std::uint64_t meta;
+  };
+
+  /// Writes one verdict from a packed word; \p lose is kWaitBit to remove WAIT.
+  static void write_edge(WindowEdge& o, TaskId producer, std::uint64_t meta, std::uint8_t lose,
+                         std::uint64_t distance) noexcept {
+    const auto in = static_cast<std::uint8_t>(meta >> 32);
+    o.producer = producer;
+    o.producer_generation = static_cast<Generation>(meta);
+    o.input_flags = FlagSet::from_bits(in);
+    o.flags = FlagSet::from_bits(static_cast<std::uint8_t>(in & ~lose));
+    o.sources = SourceSet::from_bits(static_cast<std::uint8_t>(meta >> 40));
+    o.status = static_cast<WindowStatus>(static_cast<std::uint8_t>(meta >> 48));
+    o.distance = distance;
   }
 
   std::size_t index_or_npos(TaskId id) const noexcept {
@@ -453,201 +593,268 @@ private:
     if (ring >= options_.rings || slot >= options_.slots_per_ring) return kNpos;
     return static_cast<std::size_t>(ring) * options_.slots_per_ring + slot;
   }
-  std::size_t index_or_throw(TaskId id, const char* what) const;
+
+  /// The slot index of \p task, checked: in range and not yet published with
+  /// \p generation.
+  std::size_t self_or_throw(TaskId task, Generation generation) const {
+    const std::size_t self = index_or_npos(task);
+    if (self == kNpos) window_detail::throw_range("task", task, options_.rings, options_.slots_per_ring);
+    if (slots_[self].tag == (kPublished | generation)) window_detail::throw_republished(task, generation);
+    return self;
+  }
+
+  /// Pass-1 accumulator of one submit, in registers: direct = the bits of
+  /// the tracked WAIT producers, via = the union of their bitmaps shifted by
+  /// their distance. add() is branch-free (plain mask arithmetic: a compiler
+  /// turns `on ? x : y` into a branch too readily, and a random candidate
+  /// list would mispredict it): a producer that does not count (or d = BL)
+  /// contributes its bitmap AND-ed with zero. One word: the shift is done as
+  /// (R << 1) << (d - 1), which is 0 for d = 64 without a test. Several
+  /// words: window_detail::shift_left_words.
+  struct Accumulator {
+    std::uint64_t direct[kWords] = {};
+    std::uint64_t via_[kWords] = {};
+
+    /// Adds producer bitmap \p reach at distance \p d if \p on (0 or 1);
+    /// 1 <= d <= BL when on, any d otherwise.
+    void add(const Bitmap& reach, std::uint64_t d, std::uint64_t on) noexcept {
+      const unsigned bit = static_cast<unsigned>(d - 1) & (BL - 1);
+      if constexpr (kWords == 1) {
+        direct[0] |= on << bit;
+        via_[0] |= ((reach.words_[0] << 1) << bit) & (std::uint64_t{0} - on);
+      } else {
+        const std::uint64_t keep = std::uint64_t{0} - (on & static_cast<std::uint64_t>(d < BL));
+        std::uint64_t src[kWords], shifted[kWords];
+        for (unsigned j = 0; j < kWords; ++j) src[j] = reach.words_[j] & keep;
+        window_detail::shift_left_words<kWords>(src, static_cast<unsigned>(d) & (BL - 1), shifted);
+        const std::uint64_t one = on << (bit & 63);
+        for (unsigned j = 0; j < kWords; ++j) {
+          direct[j] |= one & (std::uint64_t{0} - static_cast<std::uint64_t>((bit >> 6) == j));
+          via_[j] |= shifted[j];
+        }
+      }
+    }
+    /// The union of the shifted bitmaps (call after the last add()).
+    void via(std::uint64_t (&out)[kWords]) const noexcept {
+      for (unsigned i = 0; i < kWords; ++i) out[i] = via_[i];
+    }
+  };
+
+  /// Writes R[t] = direct | via into slot \p self and consumes the sequence.
+  void publish(std::size_t self, Generation generation, const Accumulator& acc,
+               const std::uint64_t (&via)[kWords]) noexcept {
+    Slot& mine = slots_[self];
+    for (unsigned j = 0; j < kWords; ++j) mine.reach.words_[j] = acc.direct[j] | via[j];
+    mine.seq = next_seq_;
+    mine.tag = kPublished | generation;
+    next_seq_ = (next_seq_ + 1) & mask_;
+  }
+
+  template <bool SameRing>
+  std::size_t submit_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                          WindowEdge* out);
+  template <bool SameRing>
+  std::size_t flags_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                         FlagSet* effective);
 
   WindowOptions options_;
   std::uint64_t mask_;
   std::uint64_t next_seq_;
   std::vector<Slot> slots_;
-  /// Resolved candidates at distance d <= BL, indexed by d - 1 (only the
-  /// entries whose bit is set in this submit's `near` bitmap are live).
-  struct Near {
-    TaskId producer;
-    Generation generation;
-    std::uint32_t slot;
-    std::uint8_t flags;
-    std::uint8_t sources;
-    WindowStatus status;
-  };
-  std::vector<Work> scratch_; // far (d > BL) and stale candidates
-  std::vector<std::uint16_t> tracked_bit_; // submit_flags: 1 + bit of a tracked WAIT candidate, else 0
-  std::vector<Near> near_ = std::vector<Near>(BL);
+  std::vector<Work> scratch_;                 // submit: far (d > BL) and stale candidates
+  std::vector<std::uint64_t> tracked_;        // submit_flags: per candidate, see flags_impl
+  std::vector<Near> near_ = std::vector<Near>(BL + 1);
 };
 
-namespace window_detail {
-[[noreturn]] void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots);
-[[noreturn]] void throw_republished(TaskId id, Generation generation);
-[[noreturn]] void throw_short_output(std::size_t candidates, std::size_t effective);
-} // namespace window_detail
+// Both hot loops resolve each raw candidate the same way, without a branch
+// on its data (a random candidate list would mispredict most of them):
+//   range check (the only branch; throws)        -> slot s
+//   d = (seq - s.seq) mod 2^width
+//   valid     = s.tag == (published | generation) && d != 0
+//   in_window = valid && d <= BL                 (tracked, or cross-ring within the window)
+//   tracked   = in_window && same ring (same-ring mode only)
+// and Accumulator::add() the direct bit and the shifted bitmap under the mask
+// `tracked && WAIT`. The mode is a template parameter.
 
 template <unsigned BL>
-std::size_t window_reducer<BL>::index_or_throw(TaskId id, const char* what) const {
-  const std::size_t at = index_or_npos(id);
-  if (at == kNpos) window_detail::throw_range(what, id, options_.rings, options_.slots_per_ring);
-  return at;
-}
-
-template <unsigned BL>
-void window_reducer<BL>::submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
-                                std::vector<WindowEdge>& out) {
-  const std::size_t self = index_or_throw(task, "task");
-  if (slots_[self].published && slots_[self].generation == generation)
-    window_detail::throw_republished(task, generation);
-  const std::uint64_t seq = next_seq_;
-  const std::uint32_t own_ring = task_ring(task);
-  const bool same_ring = options_.mode == WindowMode::SameRing;
+template <bool SameRing>
+std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Generation generation,
+                                            std::span<const Candidate> candidates, WindowEdge* out) {
+  const std::uint64_t seq = next_seq_, mask = mask_;
+  const std::uint32_t rings = options_.rings, spr = options_.slots_per_ring, own_ring = task_ring(task);
+  const Slot* const slots = slots_.data();
+  const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
-  scratch_.clear();
+  if (scratch_.size() < k) scratch_.resize(k);
+  Work* const w = scratch_.data();
+  Near* const table = near_.data();
 
-  // Resolve every raw candidate (throws before anything changes). A resolved
-  // producer at distance d <= BL goes to near_[d - 1]: one distance names one
-  // task, so the table deduplicates and orders them. Others go to scratch_.
-  Bitmap near;
+  // Resolve every raw candidate (throws before anything changes). One in the
+  // window updates its table entry (a duplicate ORs flags and sources: same
+  // distance, same task); any other is appended to the scratch list. Both
+  // writes happen for every candidate; the one that does not apply goes to
+  // the sink entry or is overwritten by the next candidate.
+  Accumulator acc;
+  std::uint64_t seen[kWords] = {};
+  std::size_t nw = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    const Candidate& c = candidates[i];
-    const std::size_t at = index_or_throw(c.producer, "producer");
-    const Slot& s = slots_[at];
-    const std::uint64_t d = (seq - s.seq) & mask_;
-    const std::uint8_t src = SourceSet(c.source).bits();
-    if (!s.published || s.generation != c.generation || d == 0) {
-      scratch_.push_back(Work{kStaleKey, c.producer, c.generation, c.flags.bits(), src, WindowStatus::Stale, 0});
-      continue;
+    const Candidate& c = cand[i];
+    const std::uint32_t ring = task_ring(c.producer), slot = task_slot(c.producer);
+    if (ring >= rings || slot >= spr) [[unlikely]]
+      window_detail::throw_range("producer", c.producer, rings, spr);
+    const Slot& s = slots[static_cast<std::size_t>(ring) * spr + slot];
+    const std::uint64_t d = (seq - s.seq) & mask;
+    const std::uint64_t valid = static_cast<std::uint64_t>(s.tag == (kPublished | c.generation)) &
+                                static_cast<std::uint64_t>(d != 0);
+    const std::uint64_t cross = SameRing ? static_cast<std::uint64_t>(ring != own_ring) : 0;
+    const std::uint64_t in_window = valid & static_cast<std::uint64_t>(d <= BL);
+    const std::uint64_t tracked = in_window & (cross ^ 1);
+    const std::uint64_t cm = candidate_meta(c);
+    if constexpr (kWords == 1) acc.add(s.reach, d, tracked & (cm >> 32) & kWaitBit); // else: below, once per producer
+
+    // Status: Stale, CrossRing, Untracked, Tracked (the first rule that applies).
+    const std::uint64_t status =
+        valid * (cross ? static_cast<unsigned>(WindowStatus::CrossRing)
+                       : static_cast<unsigned>(WindowStatus::Tracked) - static_cast<unsigned>(d > BL));
+    static_assert(static_cast<unsigned>(WindowStatus::Stale) == 0 &&
+                  static_cast<unsigned>(WindowStatus::Untracked) + 1 == static_cast<unsigned>(WindowStatus::Tracked));
+    const std::uint64_t meta = cm | (status << 48);
+
+    // Near table: was this distance seen already in this submit? Then OR.
+    const unsigned bit = static_cast<unsigned>(d - 1) & (BL - 1);
+    std::uint64_t dup = 0;
+    for (unsigned j = 0; j < kWords; ++j) {
+      const std::uint64_t here = static_cast<std::uint64_t>((bit >> 6) == j) & in_window;
+      dup |= (seen[j] >> (bit & 63)) & here;
+      seen[j] |= here << (bit & 63);
     }
-    const WindowStatus status = same_ring && task_ring(c.producer) != own_ring ? WindowStatus::CrossRing
-                                : d > BL                                        ? WindowStatus::Untracked
-                                                                                : WindowStatus::Tracked;
-    if (d > BL) {
-      scratch_.push_back(Work{~d, c.producer, c.generation, c.flags.bits(), src, status, 0});
-      continue;
-    }
-    const auto bit = static_cast<unsigned>(d) - 1;
-    Near& e = near_[bit];
-    if (near.test(bit)) { // a duplicate: same slot entry, so same producer and generation
-      e.flags |= c.flags.bits();
-      e.sources |= src;
-    } else {
-      near.set(bit);
-      e = Near{c.producer, c.generation, static_cast<std::uint32_t>(at), c.flags.bits(), src, status};
-    }
+    Near& e = table[in_window ? bit : BL];
+    e.meta = meta | (e.meta & (std::uint64_t{0} - dup));
+    e.producer = c.producer;
+    Work& x = w[nw];
+    x.key = ~(d & (std::uint64_t{0} - valid));
+    x.producer = c.producer;
+    x.meta = meta;
+    nw += in_window ^ 1;
   }
+
+  // Several words: the shift costs more than the loop, so it is done once
+  // per unique producer in the window (duplicates and far or stale
+  // candidates skip it); its slot is known valid, so no check is repeated.
+  if constexpr (kWords > 1)
+    for (unsigned wi = 0; wi < kWords; ++wi)
+      for (std::uint64_t bits = seen[wi]; bits != 0; bits &= bits - 1) {
+        const unsigned bit = wi * 64 + static_cast<unsigned>(std::countr_zero(bits));
+        const Near& e = table[bit];
+        const std::uint64_t on = static_cast<std::uint64_t>((e.meta >> 48) == static_cast<unsigned>(WindowStatus::Tracked)) &
+                                 (e.meta >> 32) & kWaitBit;
+        const Slot& s = slots[static_cast<std::size_t>(task_ring(e.producer)) * spr + task_slot(e.producer)];
+        acc.add(s.reach, bit + 1, on);
+      }
+  std::uint64_t via[kWords];
+  acc.via(via);
 
   // Far and stale candidates: canonical order (insertion sort, they are few),
   // then merge adjacent duplicates.
-  Work* const w = scratch_.data();
-  const std::size_t kw = scratch_.size();
-  if (kw > 16) {
-    std::sort(w, w + kw, work_before);
+  if (nw > 16) {
+    std::sort(w, w + nw, work_before);
   } else {
-    for (std::size_t i = 1; i < kw; ++i) {
+    for (std::size_t i = 1; i < nw; ++i) {
       const Work x = w[i];
       std::size_t j = i;
       for (; j > 0 && work_before(x, w[j - 1]); --j) w[j] = w[j - 1];
       w[j] = x;
     }
   }
-  std::size_t nw = 0;
-  for (std::size_t i = 0; i < kw; ++i) {
-    if (nw > 0 && w[nw - 1].key == w[i].key && w[nw - 1].producer == w[i].producer &&
-        w[nw - 1].generation == w[i].generation) {
-      w[nw - 1].flags |= w[i].flags;
-      w[nw - 1].sources |= w[i].sources;
-    } else {
-      w[nw++] = w[i];
-    }
+  std::size_t nu = 0;
+  for (std::size_t i = 0; i < nw; ++i) {
+    if (nu > 0 && same_producer(w[nu - 1], w[i])) w[nu - 1].meta |= w[i].meta;
+    else w[nu++] = w[i];
   }
 
-  // Pass 1: direct bits and the union of the tracked producers' bitmaps.
-  constexpr std::uint8_t kWaitBit = static_cast<std::uint8_t>(Flag::Wait);
-  Bitmap direct, via;
-  for (unsigned wi = 0; wi < Bitmap::kWords; ++wi)
-    for (std::uint64_t bits = near.word(wi); bits != 0; bits &= bits - 1) {
-      const unsigned bit = wi * 64 + static_cast<unsigned>(std::countr_zero(bits));
-      const Near& e = near_[bit];
-      if (e.status != WindowStatus::Tracked || !(e.flags & kWaitBit)) continue;
-      direct.set(bit);
-      if (bit + 1 < BL) via |= slots_[e.slot].reach.shifted_left(bit + 1);
-    }
-
-  // Pass 2: a tracked WAIT candidate found in via loses WAIT. Output in
-  // canonical order: far (descending distance), near (descending), stale.
-  out.clear();
-  out.reserve(k);
-  auto emit = [&out](TaskId producer, Generation gen, std::uint8_t in, std::uint8_t flags, std::uint8_t sources,
-                     WindowStatus status, std::uint64_t d) {
-    out.push_back(WindowEdge{producer, gen, FlagSet::from_bits(in), FlagSet::from_bits(flags),
-                             SourceSet::from_bits(sources), status, d});
-  };
-  std::size_t i = 0;
-  for (; i < nw && w[i].status != WindowStatus::Stale; ++i)
-    if (w[i].flags != 0) emit(w[i].producer, w[i].generation, w[i].flags, w[i].flags, w[i].sources, w[i].status, ~w[i].key);
-  for (unsigned wi = Bitmap::kWords; wi-- > 0;)
-    for (std::uint64_t bits = near.word(wi); bits != 0;) {
+  // Verdicts in canonical order: far (descending distance), near
+  // (descending), stale. A tracked WAIT producer found in via loses WAIT. An
+  // entry without flags is written and then overwritten (n does not advance).
+  std::size_t n = 0, i = 0;
+  for (; i < nu && w[i].key != kStaleKey; ++i) {
+    write_edge(out[n], w[i].producer, w[i].meta, 0, ~w[i].key);
+    n += (w[i].meta & kFlagsMask) != 0;
+  }
+  for (unsigned wi = kWords; wi-- > 0;) {
+    const std::uint64_t vw = via[wi];
+    for (std::uint64_t bits = seen[wi]; bits != 0;) {
       const unsigned top = 63 - static_cast<unsigned>(std::countl_zero(bits));
-      bits &= ~(std::uint64_t{1} << top);
-      const unsigned bit = wi * 64 + top;
-      const Near& e = near_[bit];
-      if (e.flags == 0) continue;
-      std::uint8_t flags = e.flags;
-      if (e.status == WindowStatus::Tracked && (flags & kWaitBit) && via.test(bit)) flags &= ~kWaitBit;
-      emit(e.producer, e.generation, e.flags, flags, e.sources, e.status, bit + 1);
+      bits ^= std::uint64_t{1} << top;
+      const Near& e = table[wi * 64 + top];
+      const auto lose = static_cast<std::uint8_t>(
+          static_cast<std::uint8_t>((e.meta >> 48) == static_cast<unsigned>(WindowStatus::Tracked)) &
+          static_cast<std::uint8_t>(vw >> top) & kWaitBit);
+      write_edge(out[n], e.producer, e.meta, lose, wi * 64 + top + 1);
+      n += (e.meta & kFlagsMask) != 0;
     }
-  for (; i < nw; ++i)
-    if (w[i].flags != 0) emit(w[i].producer, w[i].generation, w[i].flags, w[i].flags, w[i].sources, w[i].status, 0);
+  }
+  for (; i < nu; ++i) {
+    write_edge(out[n], w[i].producer, w[i].meta, 0, 0);
+    n += (w[i].meta & kFlagsMask) != 0;
+  }
 
-  // Publish R[t] once.
-  Slot& mine = slots_[self];
-  mine.reach = direct | via;
-  mine.seq = seq;
-  mine.generation = generation;
-  mine.published = 1;
-  next_seq_ = (seq + 1) & mask_;
+  publish(self, generation, acc, via);
+  return n;
 }
 
 template <unsigned BL>
-std::size_t window_reducer<BL>::submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
-                                             std::span<FlagSet> effective) {
-  const std::size_t self = index_or_throw(task, "task");
-  if (slots_[self].published && slots_[self].generation == generation)
-    window_detail::throw_republished(task, generation);
+template <bool SameRing>
+std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Generation generation,
+                                           std::span<const Candidate> candidates, FlagSet* effective) {
+  const std::uint64_t seq = next_seq_, mask = mask_;
+  const std::uint32_t rings = options_.rings, spr = options_.slots_per_ring, own_ring = task_ring(task);
+  const Slot* const slots = slots_.data();
+  const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
-  if (effective.size() < k) window_detail::throw_short_output(k, effective.size());
-  const std::uint64_t seq = next_seq_;
-  const std::uint32_t own_ring = task_ring(task);
-  const bool same_ring = options_.mode == WindowMode::SameRing;
-  if (tracked_bit_.size() < k) tracked_bit_.resize(k);
-  std::uint16_t* const tb = tracked_bit_.data();
+  if (tracked_.size() < k) tracked_.resize(k);
+  std::uint64_t* const tr = tracked_.data();
 
   // Pass 1 (also validates every candidate before anything changes).
-  Bitmap direct, via;
+  Accumulator acc;
   for (std::size_t i = 0; i < k; ++i) {
-    const Candidate& c = candidates[i];
-    const Slot& s = slots_[index_or_throw(c.producer, "producer")];
-    const std::uint64_t d = (seq - s.seq) & mask_;
-    const bool tracked = s.published && s.generation == c.generation && d != 0 && d <= BL &&
-                         !(same_ring && task_ring(c.producer) != own_ring) && c.flags.has(Flag::Wait);
-    tb[i] = tracked ? static_cast<std::uint16_t>(d) : 0;
-    if (!tracked) continue;
-    direct.set(static_cast<unsigned>(d) - 1);
-    if (d < BL) via |= s.reach.shifted_left(static_cast<unsigned>(d));
+    const Candidate& c = cand[i];
+    const std::uint32_t ring = task_ring(c.producer), slot = task_slot(c.producer);
+    if (ring >= rings || slot >= spr) [[unlikely]]
+      window_detail::throw_range("producer", c.producer, rings, spr);
+    const Slot& s = slots[static_cast<std::size_t>(ring) * spr + slot];
+    const std::uint64_t d = (seq - s.seq) & mask;
+    const std::uint64_t tracked_wait =
+        static_cast<std::uint64_t>(s.tag == (kPublished | c.generation)) & static_cast<std::uint64_t>(d - 1 < BL) &
+        (SameRing ? static_cast<std::uint64_t>(ring == own_ring) : 1) & (c.flags.bits() & kWaitBit);
+    acc.add(s.reach, d, tracked_wait);
+    // One word: the candidate's own bit (0 if not tracked); else d (0 if not tracked).
+    if constexpr (kWords == 1)
+      tr[i] = (std::uint64_t{1} << (static_cast<unsigned>(d - 1) & 63)) & (std::uint64_t{0} - tracked_wait);
+    else
+      tr[i] = d & (std::uint64_t{0} - tracked_wait);
   }
 
-  // Pass 2: a tracked WAIT candidate found in via loses WAIT.
+  // Pass 2: a tracked WAIT candidate found in via loses WAIT (WAIT-only ->
+  // empty, WAIT|RETAIN -> RETAIN: only the RETAIN bit is kept).
+  std::uint64_t vw[kWords];
+  acc.via(vw);
   std::size_t removed = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    FlagSet f = candidates[i].flags;
-    if (tb[i] != 0 && via.test(tb[i] - 1u)) {
-      f = f.without(Flag::Wait);
-      ++removed;
+    unsigned lose;
+    if constexpr (kWords == 1) {
+      lose = static_cast<unsigned>((vw[0] & tr[i]) != 0);
+    } else {
+      const std::uint64_t t = tr[i];
+      const unsigned b = static_cast<unsigned>(t - 1) & (BL - 1);
+      lose = static_cast<unsigned>(t != 0) & static_cast<unsigned>(vw[b >> 6] >> (b & 63)) & 1u;
     }
-    effective[i] = f;
+    const std::uint8_t raw = cand[i].flags.bits();
+    constexpr std::uint8_t kRetainBit = static_cast<std::uint8_t>(Flag::Retain);
+    effective[i] = FlagSet(static_cast<Flag>(raw & (lose ? kRetainBit : 0xff))); // = f.without(Wait) if lose
+    removed += lose;
   }
 
-  Slot& mine = slots_[self];
-  mine.reach = direct | via;
-  mine.seq = seq;
-  mine.generation = generation;
-  mine.published = 1;
-  next_seq_ = (seq + 1) & mask_;
+  publish(self, generation, acc, vw);
   return removed;
 }
 
