@@ -20,6 +20,7 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <tuple>
 
 namespace depreduce {
 namespace {
@@ -29,11 +30,13 @@ namespace {
 ///
 /// Closures of dependency graphs are a dense prefix (everything long
 /// finished) plus a ragged recent tail (in-flight async positions, parallel
-/// branches). A lane starts *dense*: [0, prefix) ∪ {prefix + i : bit i of a
-/// fixed 512-bit window}, so a union is a few word-wise shifts and ORs and
-/// nothing is allocated. When a key falls beyond the window (an old hole
-/// pins the prefix: a long-running async instruction, a wide graph), the lane
-/// turns *sparse*: [0, prefix) ∪ a Roaring bitmap, walrus's representation,
+/// branches). A lane starts *dense*: every key below `base` (a multiple of
+/// 64) plus a fixed 512-bit window for the keys [base, base + 512), so a
+/// union is eight word-wise ORs at a whole-word offset and nothing is
+/// allocated; whenever the window's first word fills up, base moves up by 64.
+/// When a key falls beyond the window (an old hole pins the base: a
+/// long-running async instruction, a wide graph), the lane turns *sparse*:
+/// every key below `base` plus a Roaring bitmap, walrus's representation,
 /// with the prefix kept as the implied add_range_closed run. A lane stays
 /// sparse until its closure is released.
 struct Lane {
@@ -42,25 +45,26 @@ struct Lane {
 #endif
   static constexpr std::uint32_t kWords = DEPREDUCE_LANE_WORDS;
   static constexpr std::uint32_t kBits = 64 * kWords;
+  static constexpr std::uint64_t kFull = ~std::uint64_t{0};
 
-  std::uint32_t prefix = 0;
+  std::uint32_t base = 0;            // every key < base is present; a multiple of 64 while dense
   bool sparse = false;
-  std::uint64_t window[kWords] = {}; // dense form only; all zero when sparse
-  roaring_bitmap_t* rest = nullptr;  // sparse form only; kept (empty) for reuse
+  std::uint64_t window[kWords] = {}; // dense form: bit i = key base + i; all zero when sparse
+  roaring_bitmap_t* rest = nullptr;  // sparse form: keys >= base (and maybe some below); kept for reuse
 
   bool contains(std::uint32_t key) const {
-    if (key < prefix) return true;
+    if (key < base) return true;
     if (sparse) return roaring_bitmap_contains(rest, key);
-    std::uint32_t d = key - prefix;
+    std::uint32_t d = key - base;
     return d < kBits && (window[d / 64] >> (d % 64) & 1);
   }
   void add(std::uint32_t key) {
-    if (key < prefix) return;
+    if (key < base) return;
     if (!sparse) {
-      std::uint32_t d = key - prefix;
+      std::uint32_t d = key - base;
       if (d < kBits) {
         window[d / 64] |= std::uint64_t{1} << (d % 64);
-        if (d == 0) advance();
+        if (window[0] == kFull) advance();
         return;
       }
       make_sparse();
@@ -69,34 +73,36 @@ struct Lane {
   }
   /// Adds [0, last].
   void add_prefix(std::uint32_t last) {
-    if (last < prefix) return;
-    if (!sparse) shift_window(last + 1 - prefix);
-    prefix = last + 1;
-    if (!sparse) advance();
+    const std::uint32_t end = last + 1;
+    if (end <= base) return;
+    if (sparse) {
+      base = end;
+      return;
+    }
+    if (end - base >= kBits) drop_words_below(end & ~std::uint32_t{63});
+    const std::uint32_t d = end - base; // < kBits: keys base .. end-1 go in the window
+    for (std::uint32_t i = 0; i < d / 64; ++i) window[i] = kFull;
+    if (d % 64) window[d / 64] |= (std::uint64_t{1} << (d % 64)) - 1;
+    advance();
   }
   /// this ∪= o.
   void merge(const Lane& o) {
     if (!sparse && !o.sparse) {
-      if (o.prefix > prefix) {
-        shift_window(o.prefix - prefix);
-        prefix = o.prefix;
-      }
-      std::uint32_t s = prefix - o.prefix; // o's window, seen from prefix
-      if (s < kBits) {
-        std::uint64_t shifted[kWords];
-        shift_right(o.window, s, shifted);
-        for (std::uint32_t i = 0; i < kWords; ++i) window[i] |= shifted[i];
-        advance();
+      if (o.base > base) drop_words_below(o.base);
+      const std::uint32_t q = (base - o.base) / 64; // o's words seen from base
+      if (q < kWords) {
+        for (std::uint32_t i = 0; i + q < kWords; ++i) window[i] |= o.window[i + q];
+        if (window[0] == kFull) advance();
       }
       return;
     }
     if (!sparse) make_sparse();
-    prefix = std::max(prefix, o.prefix);
+    base = std::max(base, o.base);
     if (o.sparse) roaring_bitmap_or_inplace(rest, o.rest);
-    else add_window_to_rest(o.prefix, o.window);
+    else add_window_to_rest(o.base, o.window);
   }
   void clear() {
-    prefix = 0;
+    base = 0;
     if (sparse) roaring_bitmap_clear(rest);
     else std::fill(std::begin(window), std::end(window), 0);
     sparse = false;
@@ -120,49 +126,33 @@ private:
       rest = roaring_bitmap_create();
       if (!rest) throw std::bad_alloc();
     }
-    add_window_to_rest(prefix, window);
+    add_window_to_rest(base, window);
     std::fill(std::begin(window), std::end(window), 0);
     sparse = true;
   }
-  /// Adds the keys {base + i : bit i of w} at or above the prefix to rest.
-  void add_window_to_rest(std::uint32_t base, const std::uint64_t (&w)[kWords]) {
+  /// Adds the keys {from + i : bit i of w} at or above base to rest.
+  void add_window_to_rest(std::uint32_t from, const std::uint64_t (&w)[kWords]) {
     std::uint32_t keys[kBits];
     std::size_t count = 0;
     for (std::uint32_t i = 0; i < kWords; ++i)
       for (std::uint64_t bits = w[i]; bits; bits &= bits - 1) {
-        std::uint32_t key = base + 64 * i + static_cast<std::uint32_t>(std::countr_zero(bits));
-        if (key >= prefix) keys[count++] = key;
+        std::uint32_t key = from + 64 * i + static_cast<std::uint32_t>(std::countr_zero(bits));
+        if (key >= base) keys[count++] = key;
       }
     if (count) roaring_bitmap_add_many(rest, count, keys);
   }
-  /// out = in >> s (as one kBits-bit number), s < kBits; branch-free.
-  static void shift_right(const std::uint64_t (&in)[kWords], std::uint32_t s, std::uint64_t (&out)[kWords]) {
-    std::uint64_t padded[2 * kWords + 1] = {};
-    for (std::uint32_t i = 0; i < kWords; ++i) padded[i] = in[i];
-    const std::uint32_t q = s / 64, r = s % 64;
-    for (std::uint32_t i = 0; i < kWords; ++i) // (x << 1) << (63 - r): no shift by 64 when r == 0
-      out[i] = (padded[i + q] >> r) | ((padded[i + q + 1] << 1) << (63 - r));
+  /// Moves base up to \p new_base (a multiple of 64): the keys below it are
+  /// all present, so the window words below it are dropped.
+  void drop_words_below(std::uint32_t new_base) {
+    const std::uint32_t q = (new_base - base) / 64;
+    for (std::uint32_t i = 0; i < kWords; ++i) window[i] = i + q < kWords ? window[i + q] : 0;
+    base = new_base;
   }
-  /// Drops the lowest \p s window bits (their keys move below the prefix).
-  void shift_window(std::uint32_t s) {
-    if (s == 0) return;
-    if (s >= kBits) {
-      std::fill(std::begin(window), std::end(window), 0);
-      return;
-    }
-    std::uint64_t shifted[kWords];
-    shift_right(window, s, shifted);
-    std::copy(std::begin(shifted), std::end(shifted), std::begin(window));
-  }
-  /// Dense form: moves the prefix over the keys present just above it, so
-  /// bit 0 of the window is clear.
+  /// Dense form: moves base over the full words at the front of the window.
   void advance() {
-    if (!(window[0] & 1)) return;
-    std::uint32_t i = 0;
-    while (i < kWords && window[i] == ~std::uint64_t{0}) ++i;
-    std::uint32_t run = 64 * i + (i < kWords ? static_cast<std::uint32_t>(std::countr_one(window[i])) : 0);
-    shift_window(run);
-    prefix += run;
+    std::uint32_t q = 0;
+    while (q < kWords && window[q] == kFull) ++q;
+    drop_words_below(base + 64 * q);
   }
 };
 
@@ -261,9 +251,10 @@ private:
 /// completions landing on each node; and each node's lane (slot) and key.
 struct Structure {
   std::vector<std::uint32_t> in_begin;   // CSR by dst over explicit WAIT edges
-  std::vector<std::uint32_t> in_edges;   //   index into g.edges
-  std::vector<NodeId> in_src;            //   its source
-  std::vector<KindSet> in_kinds;         //   its kinds
+  // (arrays, not vectors: every entry is written by the fill, none zeroed first)
+  std::unique_ptr<std::uint32_t[]> in_edges; //   index into g.edges
+  std::unique_ptr<NodeId[]> in_src;          //   its source
+  std::unique_ptr<KindSet[]> in_kinds;       //   its kinds
   std::vector<std::uint32_t> out_wait;   // explicit WAIT edges leaving each node
   std::vector<NodeId> engine_prev;       // kNone if first on its engine
   std::vector<std::uint32_t> async_begin; // CSR: async nodes completing into v
@@ -277,30 +268,32 @@ struct Structure {
 
   explicit Structure(const Graph& g) {
     const std::size_t n = g.nodes.size();
-    // Two passes over the Edge records (count, then fill), with the counters
-    // in locals: no per-edge temporary, so the peak stays at 9 bytes per edge.
-    in_begin.assign(n + 1, 0);
-    out_wait.assign(n, 0);
+    // One pass over the (large) Edge records; the rest works on compact copies.
+    struct WaitEdge { NodeId src, dst; std::uint32_t index; KindSet kinds; };
+    std::vector<WaitEdge> wait;
+    wait.reserve(g.edges.size());
     bool issue_edges = false;
-    std::uint32_t* begin_counts = in_begin.data();
-    std::uint32_t* out_counts = out_wait.data();
-    for (const Edge& e : g.edges)
-      if (is_wait(e)) {
-        ++begin_counts[e.dst + 1];
-        ++out_counts[e.src];
-        issue_edges |= !is_completion_edge(e);
-      }
-    has_issue_edges = issue_edges;
-    for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
-    in_edges.resize(in_begin[n]);
-    in_src.resize(in_begin[n]);
-    in_kinds.resize(in_begin[n]);
-    std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i) { // edges sorted by src: per-dst lists ascend
+    for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
       const Edge& e = g.edges[i];
       if (!is_wait(e)) continue;
+      wait.push_back({e.src, e.dst, i, e.kinds});
+      issue_edges |= !is_completion_edge(e);
+    }
+    has_issue_edges = issue_edges;
+    in_begin.assign(n + 1, 0);
+    out_wait.assign(n, 0);
+    for (const WaitEdge& e : wait) {
+      ++in_begin[e.dst + 1];
+      ++out_wait[e.src];
+    }
+    for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
+    in_edges = std::make_unique_for_overwrite<std::uint32_t[]>(wait.size());
+    in_src = std::make_unique_for_overwrite<NodeId[]>(wait.size());
+    in_kinds = std::make_unique_for_overwrite<KindSet[]>(wait.size());
+    std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
+    for (const WaitEdge& e : wait) { // edges sorted by src: per-dst lists ascend
       std::uint32_t k = fill[e.dst]++;
-      in_edges[k] = i;
+      in_edges[k] = e.index;
       in_src[k] = e.src;
       in_kinds[k] = e.kinds;
     }
@@ -505,16 +498,11 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, const Structure& st, const
   return redundant;
 }
 
-/// The Reduction for a redundancy mark per edge, each vector sized exactly.
+/// The Reduction for a redundancy mark per edge (1 = redundant).
 Reduction build_result(const Graph& g, const std::vector<std::uint8_t>& redundant) {
-  std::size_t removed = 0, demoted = 0;
-  for (std::size_t i = 0; i < g.edges.size(); ++i)
-    if (redundant[i]) {
-      ++removed;
-      demoted += g.edges[i].flags.has(Flag::Retain);
-    }
+  const auto removed = static_cast<std::size_t>(std::count(redundant.begin(), redundant.end(), std::uint8_t{1}));
   Reduction result;
-  result.edges.reserve(g.edges.size() - removed + demoted);
+  result.edges.reserve(g.edges.size() - removed); // + demoted edges, if any: rare
   result.removed.reserve(removed);
   for (std::size_t i = 0; i < g.edges.size(); ++i) {
     const Edge& e = g.edges[i];
