@@ -10,7 +10,8 @@ prints a Markdown table: wall time per tool and each peer's ratio to depreduce.
 
 Usage:
   bench/peers.py [--build build] [--generated 1000,10000] [--timeout 600] [--markdown OUT]
-  bench/peers.py --search 10000,14000,20000,... [--no-real] [--timeout 600] [--markdown OUT]
+  bench/peers.py --search 10000,14000,20000,... [--peers tred,networkx,boost] [--no-real]
+                 [--timeout 600] [--markdown OUT]
 Files: corpus/real/ (acyclic ones) plus random DAGs made by
 `depreduce generate dag --size N` for each N of --generated.
 
@@ -130,6 +131,7 @@ def main():
     ap.add_argument("--markdown", help="also write the table to this file")
     ap.add_argument("--search", help="increasing DAG sizes; a peer stops after its first timeout")
     ap.add_argument("--no-real", action="store_true", help="skip corpus/real/")
+    ap.add_argument("--peers", default=",".join(PEERS), help="peers to run (default: all)")
     args = ap.parse_args()
     cli = str(Path(args.build) / "cli" / "depreduce")
     boost = str(Path(args.build) / "bench" / "boost_tred")
@@ -145,7 +147,7 @@ def main():
             subprocess.run([cli, "generate", "dag", "--size", n, "--seed", "1", "-o", str(dag)], check=True)
             rows.append(compare(cli, boost, dag, f"generated dag {n} nodes", args.timeout))
             print(rows[-1], file=sys.stderr)
-        active = list(PEERS)
+        active = [p for p in PEERS if p in args.peers.split(",")]
         finished = {p: None for p in PEERS}
         for n in filter(None, (args.search or "").split(",")):
             if not active:
@@ -172,7 +174,7 @@ def main():
                      f"{'yes' if r['agree'] else 'NO'} |")
     if args.search:
         lines.append("")
-        for p in PEERS:
+        for p in (p for p in PEERS if p in args.peers.split(",")):
             lines.append(f"- {p}: largest generated DAG finished within {args.timeout:.0f} s: "
                          f"{finished[p] or 'none'} nodes")
     table = "\n".join(lines) + "\n"
