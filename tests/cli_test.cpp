@@ -14,7 +14,20 @@ using depreduce::testing::slurp;
 
 CliRun run(const std::string& args) { return depreduce::testing::run_cli(args); }
 
-class Cli : public depreduce::testing::TempDirTest {};
+class Cli : public depreduce::testing::TempDirTest {
+protected:
+  /// Runs `reduce` on \p text with -o over an existing file: exit 2, the
+  /// message names "<file>:<line>: ", the output file is untouched.
+  void expect_rejected_at(const std::string& name, const std::string& text, int line) {
+    SCOPED_TRACE(text);
+    std::string in = write(name, text);
+    std::string out = write("keep-" + name, "previous content\n");
+    CliRun r = run("reduce " + in + " -o " + out);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find(in + ":" + std::to_string(line) + ": "), std::string::npos) << r.out;
+    EXPECT_EQ(slurp(out), "previous content\n");
+  }
+};
 
 TEST_F(Cli, ReduceWritesReducedDotAndStats) {
   std::string in = write("g.dot", "digraph g { a -> b; b -> c; a -> c; d }");
@@ -43,6 +56,20 @@ TEST_F(Cli, MalformedInputNamesFileAndLineAndLeavesOutputUntouched) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("bad.dot:3"), std::string::npos) << r.out;
   EXPECT_EQ(slurp(out), "previous content\n");
+}
+
+TEST_F(Cli, GraphAttributeErrorNamesItsLine) {
+  expect_rejected_at("ga.dot", "digraph {\n  graph [engines=abc]\n  node [shape=box]\n  a -> b\n}\n", 2);
+  expect_rejected_at("gb.dot", "digraph {\n  graph [engines=100]\n  a [shape=box]\n}\n", 2);
+}
+
+TEST_F(Cli, LinesAfterMultiLineQuotedStringAreExact) {
+  expect_rejected_at("ml.dot", "digraph {\n  a [label=\"x\ny\nz\"]\n  b -> -> c\n}\n", 5);
+  expect_rejected_at("mm.dot", "digraph {\n  a [label=\"x\ny\nz\"]\n}\n\nx\n", 7);
+}
+
+TEST_F(Cli, SecondGraphNamesTheLineWhereItStarts) {
+  expect_rejected_at("two.dot", "digraph a {\n  x -> y\n}\n\n\ndigraph b {\n  z\n}\n", 6);
 }
 
 TEST_F(Cli, TruncatedStgNamesTheLine) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -538,6 +539,109 @@ TEST(Dot, TrailingGraphAndUndirectedRejected) {
   EXPECT_EQ(nul.line(), 2u);
   // Comments and blanks after the graph are fine.
   EXPECT_EQ(read_dot("digraph { a }\n/* end */\n\n").nodes.size(), 1u);
+}
+
+// Each case: the text, the line the message must name, a word of the problem.
+struct LineCase {
+  const char* text;
+  std::uint32_t line;
+  const char* needle;
+};
+
+void expect_lines(const LineCase* begin, const LineCase* end) {
+  for (const LineCase* c = begin; c != end; ++c) {
+    SCOPED_TRACE(c->text);
+    InputError err = expect_error([&] { read_dot(c->text, "l.dot"); });
+    std::string prefix = "l.dot:" + std::to_string(c->line) + ": ";
+    EXPECT_EQ(std::string(err.what()).substr(0, prefix.size()), prefix) << err.what();
+    EXPECT_NE(err.problem().find(c->needle), std::string::npos) << err.what();
+  }
+}
+
+TEST(Dot, GraphAttributeErrorNamesItsOwnLine) {
+  // cgraph reports every attribute declaration (node and edge ones too) as an
+  // update of the root graph; a later declaration must not move the line of a
+  // graph attribute.
+  const LineCase cases[] = {
+      {"digraph {\n  graph [engines=abc]\n  node [shape=box]\n  a -> b\n}\n", 2, "engines='abc'"},
+      {"digraph {\n  graph [engines=100]\n  a [shape=box]\n  a -> b\n}\n", 2, "engines='100'"},
+      {"digraph {\n  engines=100\n  a -> b [color=red]\n}\n", 2, "engines='100'"},
+      {"digraph {\n  graph [engines=65]\n  edge [color=red]\n  node [engine=1]\n  a\n}\n", 2, "engines='65'"},
+      // The value on the next line: the statement ends there.
+      {"digraph {\n  engines=\n    abc\n  a\n}\n", 3, "engines='abc'"},
+      {"digraph {\n  graph [\n    engines=0\n  ]\n  a [color=red]\n}\n", 4, "engines='0'"},
+  };
+  expect_lines(std::begin(cases), std::end(cases));
+  // Node and edge attribute errors are not moved by later graph attributes.
+  const LineCase objects[] = {
+      {"digraph {\n  a [engine=x]\n  graph [rankdir=LR]\n  engines=4\n}\n", 2, "engine='x'"},
+      {"digraph {\n  a -> b [kind=x]\n  graph [rankdir=LR]\n  engines=4\n}\n", 2, "kind='x'"},
+  };
+  expect_lines(std::begin(objects), std::end(objects));
+}
+
+TEST(Dot, LinesAfterMultiLineStringsCommentsAndContinuations) {
+  // cgraph 2.42 does not count a newline inside a quoted string (unless it
+  // stands alone next to the quote or an escape): every line it reports after
+  // such a string is too small. Lines are counted from the text instead.
+  const LineCase cases[] = {
+      // Syntax errors after a multi-line quoted string.
+      {"digraph {\n  a [label=\"x\ny\nz\"]\n  b -> -> c\n}\n", 5, "near '->'"},
+      {"digraph {\n  a -> b [label=\"one\n  two\"\n  ]\n  c -> ;\n}\n", 5, "near ';'"},
+      {"digraph \"g\nh\" {\n  a -> -> b\n}\n", 3, "near '->'"},
+      // Text after the graph, after a multi-line string.
+      {"digraph {\n  a [label=\"x\n\n\ny\"]\n}\n\n x -> {\n", 8, "after the end of the graph"},
+      // An unterminated string or comment: the line where it starts.
+      {"digraph {\n  a [label=\"x\ny\"]\n  b [label=\"open\n}\n", 4, "quoted string"},
+      {"digraph {\n  a [label=\"x\ny\"]\n  b [label=<open\n<b>\n}\n", 4, "HTML string"},
+      {"digraph {\n  a [label=\"x\ny\"]\n  b /* open\n}\n", 4, "comment"},
+      // End of input inside a statement: the line of the last token.
+      {"digraph {\n  a [label=\"x\ny\"]\n  b ->\n\n\n", 4, "syntax error"},
+      // Physical lines: a `#line` directive does not renumber them.
+      {"digraph {\n# 100 \"other.dot\"\n  b -> -> c\n}\n", 3, "near '->'"},
+      // cgraph's end-of-graph token '@' ends the input where it stands.
+      {"digraph {\n  a -> @\n\n  b }\n", 2, "near '@'"},
+      // Model attribute errors after multi-line strings, HTML labels, comments,
+      // backslash-newline continuations and multi-line attribute lists.
+      {"digraph {\n  a [label=\"x\ny\nz\"]\n  b [engine=q]\n}\n", 5, "engine='q'"},
+      {"digraph {\n  a [label=<x\n<b>y</b>\nz>]\n  b -> c [kind=q]\n}\n", 5, "kind='q'"},
+      {"digraph {\n  a [label=\"x\\\ny\\\nz\"]\n  b [async=q]\n}\n", 5, "async='q'"},
+      {"digraph {\n  a /* one\n  two */ -> b\n  c [barrier=q] // x\n}\n", 4, "barrier='q'"},
+      {"digraph {\n  a [\n    label=\"x\"\n  ]\n  b -> c [\n    flags=q\n  ]\n}\n", 7, "flags='q'"},
+      {"digraph {\n  \"a\nb\" -> \"c\nd\"\n  e [engine=q]\n}\n", 5, "engine='q'"},
+      {"digraph {\n  a [label=\"\n\"]\n  b [engine=q]\n}\n", 4, "engine='q'"},
+  };
+  expect_lines(std::begin(cases), std::end(cases));
+
+  InputGraph g = read_dot(
+      "digraph {\n"                   // 1
+      "  a [label=\"x\n"              // 2
+      "y\"]\n"                        // 3
+      "  b -> c [label=<\n"           // 4
+      "    <b>z</b>\n"                // 5
+      "  >]\n"                        // 6
+      "  d [label=\"p\\\n"            // 7
+      "q\"] e\n"                      // 8
+      "  /* c\n"                      // 9
+      "  */ f -> g\n"                 // 10
+      "}\n");
+  EXPECT_EQ(node_named(g, "b").line, 4u);
+  EXPECT_EQ(node_named(g, "d").line, 7u);
+  EXPECT_EQ(node_named(g, "e").line, 8u);
+  EXPECT_EQ(node_named(g, "f").line, 10u);
+  ASSERT_EQ(g.edges.size(), 2u);
+  EXPECT_EQ(g.edges[0].line, 6u);
+  EXPECT_EQ(g.edges[1].line, 10u);
+}
+
+TEST(Dot, SecondGraphNamesTheLineWhereItStarts) {
+  const LineCase cases[] = {
+      {"digraph a {\n  x -> y\n}\n\n\ndigraph b {\n  z\n}\n", 6, "more than one graph"},
+      {"digraph a { x }\n/* c\n */ strict\ndigraph b { }\n", 3, "more than one graph"},
+      {"digraph a {\n  x [label=\"p\nq\"]\n}\n# shell\ndigraph b { }\n", 6, "more than one graph"},
+      {"digraph a { x }digraph b { }\n", 1, "more than one graph"},
+  };
+  expect_lines(std::begin(cases), std::end(cases));
 }
 
 TEST(Dot, LongTokenNearSyntaxError) {

@@ -14,13 +14,20 @@
 ///    with aglasterr(); cgraph 2.42's user-callback path (agseterrf) formats
 ///    messages over 1 KiB from a consumed va_list, which we must avoid.
 ///
-/// Line numbers: cgraph records none. We give the scanner the whole text as
-/// one in-memory buffer (`aag_scan_buffer`), so the scanner's current token
-/// (`aagtext`) is a pointer into our copy of the text. A callback discipline
-/// pushed when cgraph opens the root graph sees every node/edge creation and
-/// every attribute assignment; at that moment the parser has read exactly one
-/// token of lookahead, so the object's statement ends at the significant text
-/// just before that token. `SignificantRuns` finds it.
+/// Line numbers: cgraph records none, and the line it prints in syntax errors
+/// is unreliable (it does not count most newlines inside quoted strings and it
+/// obeys `#line` directives). Every line we report is a physical line of the
+/// text, computed by us. We give the scanner the whole text as one in-memory
+/// buffer (`aag_scan_buffer`), so the scanner's current token (`aagtext`) is a
+/// pointer into our copy of the text. A callback discipline pushed when cgraph
+/// opens a root graph sees every node/edge creation and every attribute
+/// assignment. At that moment the parser has either read one token of
+/// lookahead (`aagchar` holds it), so the object's statement ends at the
+/// significant text just before that token, or none (`aagchar` is bison's
+/// YYEMPTY), so the statement ends with the token just read. On a syntax error
+/// the parser's error rule closes the graph before it reads another token; the
+/// callback for that deletion sees the offending token. `SignificantRuns`
+/// turns offsets into lines.
 //===----------------------------------------------------------------------===//
 #include <graphviz/cgraph.h>
 
@@ -43,6 +50,7 @@ struct yy_buffer_state;
 yy_buffer_state* aag_scan_buffer(char* base, std::size_t size);
 int aaglex_destroy(void);
 extern char* aagtext;
+extern int aagchar; // the bison parser's lookahead token
 }
 
 namespace depreduce::formats {
@@ -52,13 +60,23 @@ using detail::show;
 
 std::mutex g_cgraph_mutex;
 
+/// bison's value of the lookahead token (`aagchar`) when none has been read.
+constexpr int kNoLookahead = -2; // YYEMPTY
+/// ... and when the lookahead is the end of the input.
+constexpr int kEndOfInput = 0; // YYEOF
+
+bool is_id_char(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' || u >= 0x80;
+}
+
 /// Significant stretches of DOT text (tokens and runs of adjacent tokens),
 /// separated by whitespace and comments; quoted and HTML strings are runs of
 /// their own (they may span lines). Approximates cgraph's scanner for line
 /// numbers only: it never influences what is parsed.
 class SignificantRuns {
 public:
-  explicit SignificantRuns(std::string_view t) {
+  explicit SignificantRuns(std::string_view t) : lines_(t) {
     std::size_t i = 0;
     std::uint32_t line = 1;
     const std::size_t n = t.size();
@@ -70,11 +88,13 @@ public:
       if (c == '\n') { ++line; ++i; continue; }
       if (c == ' ' || c == '\t' || c == '\r') { ++i; continue; }
       if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+        std::uint32_t l0 = line;
         i += 2;
         while (i < n && !(t[i] == '*' && i + 1 < n && t[i + 1] == '/')) {
           if (t[i] == '\n') ++line;
           ++i;
         }
+        if (i >= n) unterminated_line_ = l0;
         i = std::min(n, i + 2);
         continue;
       }
@@ -95,6 +115,7 @@ public:
           if (t[i] == '\n') ++line;
           ++i;
         }
+        if (i >= n) unterminated_line_ = l0;
         i = std::min(n, i + 1);
         push(s, i, l0, line, true);
         continue;
@@ -110,6 +131,7 @@ public:
           else if (t[i] == '\n') ++line;
           ++i;
         }
+        if (nest > 0) unterminated_line_ = l0;
         push(s, i, l0, line, true);
         continue;
       }
@@ -139,13 +161,33 @@ public:
     return r > 0 ? runs_[r - 1].last_line : run.first_line;
   }
 
+  /// Line of the byte at \p offset (the physical line, whatever the token).
+  std::uint32_t line_of(std::size_t offset) const { return lines_.line_of(offset); }
+
+  /// Offset of the first significant byte at or after \p offset (skipping
+  /// blanks and comments), or npos if there is none.
+  std::size_t next_significant(std::size_t offset) const {
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), offset,
+                               [](std::size_t off, const Run& r) { return off < r.end; });
+    if (it == runs_.end()) return std::string_view::npos;
+    return it->start >= offset || it->is_string ? it->start : offset;
+  }
+
+  /// Line of the end of the last significant text (1 if there is none).
+  std::uint32_t last_line() const { return runs_.empty() ? 1 : runs_.back().last_line; }
+
+  /// Start line of a string or comment still open at the end of the text, else 0.
+  std::uint32_t unterminated_line() const { return unterminated_line_; }
+
 private:
   struct Run {
     std::size_t start, end;
     std::uint32_t first_line, last_line;
     bool is_string;
   };
+  detail::LineMap lines_;
   std::vector<Run> runs_;
+  std::uint32_t unterminated_line_ = 0;
 };
 
 struct PairHash {
@@ -166,11 +208,27 @@ struct ParseContext {
   /// agnameof() prints "%<id>" instead.
   std::unordered_map<const void*, std::string> percent_names;
   std::unordered_map<std::pair<const void*, int>, std::uint32_t, PairHash> attr_line;
+  /// True while agread() runs (not while our own agclose() calls run).
+  bool parsing = false;
+  /// Where the parser stopped on a syntax error: the offset of the offending
+  /// token (`size` for the end of the input); npos if no graph was open then.
+  std::size_t error_at = std::string_view::npos;
 
-  std::uint32_t current_line() const {
+  /// Offset of the scanner's current token in our text, npos if it is not in it.
+  std::size_t token_offset() const {
     const char* p = aagtext;
-    if (!runs || !p || p < base || p > base + size) return 0;
-    return runs->line_before(static_cast<std::size_t>(p - base));
+    if (!p || p < base || p > base + size) return std::string_view::npos;
+    return static_cast<std::size_t>(p - base);
+  }
+
+  /// Line on which the statement being reduced ends.
+  std::uint32_t current_line() const {
+    std::size_t at = token_offset();
+    if (!runs || at == std::string_view::npos) return 0;
+    // No lookahead: the statement ends with the token just read (for a
+    // string token, aagtext is its closing quote or bracket).
+    if (aagchar == kNoLookahead && at < size) return runs->line_of(at);
+    return runs->line_before(at);
   }
 };
 
@@ -193,11 +251,32 @@ extern "C" void on_insert(Agraph_t* g, Agobj_t* obj, void* state) {
 extern "C" void on_update(Agraph_t* g, Agobj_t* obj, void* state, Agsym_t* sym) {
   auto* ctx = static_cast<ParseContext*>(state);
   if (!ctx || !sym || agroot(g) != ctx->root) return;
+  // cgraph also reports every declaration of a node or edge attribute
+  // (`node [...]`, `edge [...]`, an attribute name seen for the first time) as
+  // an update of the graph with that node/edge symbol. Symbol ids are per
+  // kind, so such an update must not be taken for the graph attribute with
+  // the same id.
+  int type = AGTYPE(obj) == AGINEDGE ? AGOUTEDGE : AGTYPE(obj);
+  if (sym->kind != type) return;
   ctx->attr_line[{key_of(obj), sym->id}] = ctx->current_line();
 }
 
+/// A root graph closed while parsing: only the parser's error rule does that,
+/// right after the error, before reading another token.
+extern "C" void on_delete(Agraph_t* g, Agobj_t* obj, void* state) {
+  auto* ctx = static_cast<ParseContext*>(state);
+  if (!ctx || !ctx->parsing || ctx->error_at != std::string_view::npos) return;
+  if (AGTYPE(obj) != AGRAPH || reinterpret_cast<Agraph_t*>(obj) != agroot(g)) return;
+  std::size_t at = ctx->token_offset();
+  // At the end of the input, unless the end is cgraph's end-of-graph token '@'
+  // (aagtext then points at it; flex never overwrites a token's first byte).
+  if (at == std::string_view::npos || at >= ctx->size || (aagchar == kEndOfInput && ctx->base[at] != '@'))
+    at = ctx->size;
+  ctx->error_at = at;
+}
+
 Agcbdisc_t g_callbacks = {
-    {on_insert, on_update, nullptr},
+    {on_insert, on_update, on_delete},
     {on_insert, on_update, nullptr},
     {on_insert, on_update, nullptr},
 };
@@ -206,8 +285,10 @@ Agiddisc_t g_id_disc; // AgIdDisc with our open(); filled on first use.
 
 extern "C" void* id_open(Agraph_t* g, Agdisc_t* disc) {
   void* state = AgIdDisc.open(g, disc);
-  if (g_ctx && !g_ctx->root) {
-    g_ctx->root = g;
+  if (g_ctx) {
+    // Objects of the first root only are recorded; a later root (a second
+    // graph in the file) is watched for the line of a syntax error.
+    if (!g_ctx->root) g_ctx->root = g;
     agpushdisc(g, &g_callbacks, g_ctx);
   }
   return state;
@@ -217,8 +298,8 @@ extern "C" int no_read(void*, char*, int) { return 0; } // flex reads our buffer
 
 Agiodisc_t g_io_disc = {no_read, nullptr, nullptr};
 
-/// Turns cgraph's message ("syntax error in line 3 near 'x'\n") into a line
-/// and a problem ("syntax error near 'x'").
+/// Turns cgraph's message ("syntax error in line 3 near 'x'\n") into cgraph's
+/// line and a problem ("syntax error near 'x'").
 std::pair<std::uint32_t, std::string> split_cgraph_message(std::string msg) {
   while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.pop_back();
   for (char& c : msg)
@@ -285,6 +366,24 @@ private:
   agusererrf old_errf_;
   std::vector<Agraph_t*> open_;
 };
+
+/// The line of the syntax error of the agread() that started at \p start.
+std::uint32_t error_line(const ParseContext& ctx, std::string_view text, std::size_t start) {
+  const SignificantRuns& runs = *ctx.runs;
+  auto at_end = [&]() { return runs.unterminated_line() ? runs.unterminated_line() : runs.last_line(); };
+  std::size_t at = ctx.error_at;
+  if (at == std::string_view::npos) {
+    // No graph was open: the error is at the first token, or at the one after
+    // a leading `strict` (keywords are case-insensitive; right after
+    // `graph`/`digraph`, cgraph opens the graph whatever follows).
+    at = runs.next_significant(start);
+    if (at != std::string_view::npos && detail::lower(text.substr(at, 6)) == "strict" &&
+        (at + 6 >= text.size() || !is_id_char(text[at + 6])))
+      at = runs.next_significant(at + 6);
+    if (at == std::string_view::npos) at = text.size();
+  }
+  return at >= text.size() ? at_end() : runs.line_of(at);
+}
 
 /// The name of \p obj as written in the input (see ParseContext::percent_names).
 std::string name_of(const ParseContext& ctx, void* obj) {
@@ -549,18 +648,33 @@ InputGraph read_dot(std::string_view text, const std::string& file) {
     throw InputError(file, 0, "cannot set up the Graphviz scanner");
   Agdisc_t disc = {&AgMemDisc, &g_id_disc, &g_io_disc};
   int chan = 0; // flex never reads it: the scanner works on our buffer
-  Agraph_t* g = session.keep(agread(&chan, &disc));
-  if (std::string err = CgraphSession::last_error(); !err.empty() || !g) {
-    auto [line, problem] = split_cgraph_message(err.empty() ? "no graph found" : err);
-    throw InputError(file, line, problem);
-  }
-  // Anything after the graph must be blank: a second graph is an error.
-  std::uint32_t end_line = ctx.current_line();
-  Agraph_t* more = session.keep(agread(&chan, &disc));
-  if (more) throw InputError(file, end_line, "more than one graph in the input (one graph per file)");
+  auto parse = [&]() {
+    ctx.parsing = true;
+    ctx.error_at = std::string_view::npos;
+    Agraph_t* r = session.keep(agread(&chan, &disc));
+    ctx.parsing = false;
+    return r;
+  };
+  Agraph_t* g = parse();
   if (std::string err = CgraphSession::last_error(); !err.empty()) {
-    auto [line, problem] = split_cgraph_message(err);
-    throw InputError(file, line, problem + " (after the end of the graph)");
+    throw InputError(file, error_line(ctx, text, 0), split_cgraph_message(err).second);
+  }
+  if (!g) throw InputError(file, 0, "no graph found");
+  // Anything after the graph must be blank: a second graph is an error. The
+  // parser ends a graph at its '}' without reading further; cgraph then puts
+  // its end-of-graph token back in place of that '}', which is the last token
+  // the first parse read.
+  std::size_t end = ctx.token_offset();
+  if (end == std::string_view::npos || end >= text.size()) end = text.size();
+  else if (text[end] == '}') ++end;
+  Agraph_t* more = parse();
+  if (more) {
+    std::size_t second = runs.next_significant(end);
+    throw InputError(file, second == std::string_view::npos ? runs.last_line() : runs.line_of(second),
+                     "more than one graph in the input (one graph per file)");
+  }
+  if (std::string err = CgraphSession::last_error(); !err.empty()) {
+    throw InputError(file, error_line(ctx, text, end), split_cgraph_message(err).second + " (after the end of the graph)");
   }
   if (!agisdirected(g))
     throw InputError(file, ctx.created_line.count(g) ? ctx.created_line.at(g) : 1,
