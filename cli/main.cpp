@@ -1,6 +1,7 @@
 //===- cli/main.cpp - depreduce command-line entry point ---------------===//
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include <fmt/core.h>
 
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
                "Exit codes: 0 ok, 1 findings (verify) or a needed edge (explain), 2 bad input, 64 usage error."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every sub-command");
+  app.set_version_flag("--version", std::string("depreduce ") + DEPREDUCE_VERSION);
   add_reduce_commands(app);
   add_generate_command(app);
   add_fence_command(app);
@@ -24,11 +26,27 @@ int main(int argc, char** argv) {
   add_build_command(app);
   add_verify_command(app);
   add_expand_command(app);
+  // A mistyped sub-command would otherwise read as "a sub-command is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known |= sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      fmt::print(stderr, "depreduce: error: unknown sub-command '{}' (one of: {}; see depreduce --help)\n", argv[1],
+                 names);
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

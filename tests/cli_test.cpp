@@ -138,6 +138,16 @@ TEST_F(Cli, UsageErrorsAreExit64AndHelpWorks) {
   EXPECT_EQ(run("explain --help").code, 0);
 }
 
+TEST_F(Cli, UnknownSubCommandIsNamedAndVersionIsPrinted) {
+  auto r = run("redcue x.dot"); // stdout and stderr together
+  EXPECT_EQ(r.code, 64);
+  EXPECT_NE(r.out.find("unknown sub-command 'redcue'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reduce, convert, explain"), std::string::npos) << r.out;
+  auto v = run("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out.rfind("depreduce ", 0), 0u) << v.out;
+}
+
 TEST_F(Cli, BothImplementationsGiveTheSameOutput) {
   std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c; c -> d; a -> d; x }");
   CliRun opt = run("reduce " + in + " --impl optimized");

@@ -260,53 +260,61 @@ struct Structure {
   std::vector<std::uint32_t> async_begin; // CSR: async nodes completing into v
   std::vector<NodeId> async_into;
   std::vector<std::vector<NodeId>> engine_nodes; // nodes per engine, program order
-  std::vector<std::uint32_t> slot;       // engine, or num_engines for nodes without one
+  std::vector<std::uint32_t> slot;       // engine, or num_engines for nodes without one;
   std::vector<std::uint32_t> key;        // engine position, or node id without engine
+                                         // (both empty on graphs without engines: 0 and v)
+  std::uint32_t slot_of(NodeId v) const { return slot.empty() ? 0 : slot[v]; }
+  std::uint32_t key_of(NodeId v) const { return key.empty() ? v : key[v]; }
   bool has_issue_edges = false;          // some WAIT edge is ORDERED-only (S)
 
   static constexpr NodeId kNone = static_cast<NodeId>(-1);
 
   explicit Structure(const Graph& g) {
     const std::size_t n = g.nodes.size();
-    // One pass over the (large) Edge records; the rest works on compact copies.
-    struct WaitEdge { NodeId src, dst; std::uint32_t index; KindSet kinds; };
-    std::vector<WaitEdge> wait;
-    wait.reserve(g.edges.size());
-    bool issue_edges = false;
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i) {
-      const Edge& e = g.edges[i];
-      if (!is_wait(e)) continue;
-      wait.push_back({e.src, e.dst, i, e.kinds});
-      issue_edges |= !is_completion_edge(e);
-    }
-    has_issue_edges = issue_edges;
+    // Two passes over the Edge records (count, then fill), with the counters
+    // in locals: no per-edge temporary, so the sweep's arrays stay at 9 bytes
+    // per edge (the peak of reduce() is these plus the returned Reduction).
     in_begin.assign(n + 1, 0);
     out_wait.assign(n, 0);
-    for (const WaitEdge& e : wait) {
-      ++in_begin[e.dst + 1];
-      ++out_wait[e.src];
-    }
+    bool issue_edges = false;
+    std::uint32_t* begin_counts = in_begin.data();
+    std::uint32_t* out_counts = out_wait.data();
+    for (const Edge& e : g.edges)
+      if (is_wait(e)) {
+        ++begin_counts[e.dst + 1];
+        ++out_counts[e.src];
+        issue_edges |= !is_completion_edge(e);
+      }
+    has_issue_edges = issue_edges;
     for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
-    in_edges = std::make_unique_for_overwrite<std::uint32_t[]>(wait.size());
-    in_src = std::make_unique_for_overwrite<NodeId[]>(wait.size());
-    in_kinds = std::make_unique_for_overwrite<KindSet[]>(wait.size());
+    const std::size_t m = in_begin[n];
+    in_edges = std::make_unique_for_overwrite<std::uint32_t[]>(m);
+    in_src = std::make_unique_for_overwrite<NodeId[]>(m);
+    in_kinds = std::make_unique_for_overwrite<KindSet[]>(m);
     std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
-    for (const WaitEdge& e : wait) { // edges sorted by src: per-dst lists ascend
+    for (std::uint32_t i = 0; i < g.edges.size(); ++i) { // edges sorted by src: per-dst lists ascend
+      const Edge& e = g.edges[i];
+      if (!is_wait(e)) continue;
       std::uint32_t k = fill[e.dst]++;
-      in_edges[k] = e.index;
+      in_edges[k] = i;
       in_src[k] = e.src;
       in_kinds[k] = e.kinds;
     }
 
     engine_nodes.assign(g.num_engines, {});
     engine_prev.assign(n, kNone);
-    slot.resize(n);
-    key.resize(n);
+    if (g.num_engines > 0) {
+      slot.resize(n);
+      key.resize(n);
+    }
     for (NodeId v = 0; v < n; ++v) {
       Engine e = g.nodes[v].engine;
-      slot[v] = e == kNoEngine ? g.num_engines : e;
-      key[v] = e == kNoEngine ? v : g.nodes[v].engine_position;
-      if (e == kNoEngine) continue;
+      if (e == kNoEngine) {
+        if (g.num_engines > 0) slot[v] = g.num_engines, key[v] = v;
+        continue;
+      }
+      slot[v] = e;
+      key[v] = g.nodes[v].engine_position;
       if (!engine_nodes[e].empty()) engine_prev[v] = engine_nodes[e].back();
       engine_nodes[e].push_back(v);
     }
@@ -334,13 +342,13 @@ using Queries = std::vector<std::pair<HappensBeforeQuery, std::size_t>>;
 /// engine and no S edge, so a SyncState is one lane of bank A keyed by node id
 /// (the same algorithm with the slot/bank indirection compiled out).
 template <bool kOneLane>
-std::vector<std::uint8_t> sweep_lanes(const Graph& g, const Structure& st, const ReduceOptions& options, ReduceStats* stats,
+std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const ReduceOptions& options, ReduceStats* stats,
                       const Queries* queries, std::vector<bool>* answers) {
   const std::size_t n = g.nodes.size();
   const std::size_t slots = g.num_engines + 1;
 
-  auto slot_of = [&](NodeId v) -> std::size_t { return st.slot[v]; };
-  auto key_of = [&](NodeId v) -> std::uint32_t { return st.key[v]; };
+  auto slot_of = [&](NodeId v) -> std::size_t { return st.slot_of(v); };
+  auto key_of = [&](NodeId v) -> std::uint32_t { return st.key_of(v); };
 
   // Bank B (issued-before) differs from bank A only through S relations:
   // engines (in-order issue) or ORDERED-only edges. Without them, skip it.
@@ -349,15 +357,15 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, const Structure& st, const
   // Membership, insertion and union on the lane(s) of a SyncState.
   auto has = [&](const SyncState& w, NodeId y, bool issue_bank) -> bool {
     if constexpr (kOneLane) return w.only_lane().contains(y);
-    else return w.has_completed(st.slot[y], st.key[y], issue_bank);
+    else return w.has_completed(st.slot_of(y), st.key_of(y), issue_bank);
   };
   auto add = [&](SyncState& w, NodeId y, bool issue_bank) {
     if constexpr (kOneLane) w.only_lane().add(y);
-    else w.set_completed(st.slot[y], st.key[y], issue_bank);
+    else w.set_completed(st.slot_of(y), st.key_of(y), issue_bank);
   };
 
   // successorCounter: consumers that will merge this node's SyncState.
-  std::vector<std::uint32_t> consumers = st.out_wait;
+  std::vector<std::uint32_t> consumers = std::move(st.out_wait); // the sweep counts them down
   for (NodeId v = 0; v < n; ++v)
     if (st.engine_prev[v] != Structure::kNone) ++consumers[st.engine_prev[v]];
 
