@@ -23,10 +23,12 @@ struct InputOptions {
   std::string format = "auto";
 };
 
-Graph load(const InputOptions& in) {
-  std::vector<std::string> warnings;
-  Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format)), &warnings);
-  for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+/// Reads and checks the input; prints the model's warnings unless the caller
+/// wants them (\p warnings).
+Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr) {
+  std::vector<std::string> own;
+  Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format)), warnings ? warnings : &own);
+  for (const std::string& w : own) fmt::print(stderr, "depreduce: {}\n", w);
   return g;
 }
 
@@ -158,7 +160,12 @@ void add_reduce_commands(CLI::App& app) {
   convert->add_option("--to", cargs->to, "dot, json or edges (one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
   convert->callback([cargs] {
-    Graph g = load(cargs->in);
+    std::vector<std::string> warnings;
+    Graph g = load(cargs->in, &warnings);
+    if (cargs->to == "edges" && !g.self_loops.empty()) // an edge list carries no self-loops
+      fmt::print(stderr, "depreduce: {}: warning: {} self-loop(s) left out of the edge list\n", g.file, g.self_loops.size());
+    else
+      for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
     std::string text;
     if (cargs->to == "dot") text = formats::write_dot(g);
     else if (cargs->to == "json") text = formats::write_json_summary(g);

@@ -106,6 +106,20 @@ TEST_F(Cli, OutputToDeviceFifoOrSymlinkKeepsItsKind) {
   // Replacing a file keeps its permissions.
   EXPECT_TRUE((std::filesystem::status(real).permissions() & std::filesystem::perms::owner_exec) !=
               std::filesystem::perms::none);
+  // A dangling link (relative target) gets its target created; it stays a link.
+  std::filesystem::create_symlink("made.dot", dir_ / "dangling.dot");
+  ASSERT_EQ(run("reduce " + in + " -o " + path("dangling.dot")).code, 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ / "dangling.dot"));
+  EXPECT_NE(slurp(path("made.dot")).find("digraph"), std::string::npos);
+}
+
+TEST_F(Cli, EdgeListSaysSelfLoopsAreLeftOut) {
+  std::string in = write("loop.dot", "digraph { a -> a; a -> b }");
+  CliRun r = run("convert " + in + " --to edges");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1 self-loop(s) left out of the edge list"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("a\ta"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("a\tb"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, SelfLoopWarnsOnce) {

@@ -95,9 +95,13 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   fs::path target(path);
   std::error_code ec;
   // A symbolic link stays a link: replace the file it points to.
-  if (fs::is_symlink(fs::symlink_status(target, ec))) {
-    target = fs::weakly_canonical(target, ec);
+  // Followed link by link, so a dangling link gets its target created (as a
+  // shell redirection would) instead of being replaced by a regular file.
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+    if (hops == 40) throw InputError(path, 0, "cannot resolve the link: too many levels of symbolic links");
+    fs::path next = fs::read_symlink(target, ec);
     if (ec) throw InputError(path, 0, "cannot resolve the link: " + ec.message());
+    target = next.is_absolute() ? next : target.parent_path() / next;
   }
   const fs::file_status existing = fs::status(target, ec);
   if (fs::is_directory(existing)) throw InputError(path, 0, "is a folder, not a file");
