@@ -650,6 +650,14 @@ private:
     next_seq_ = (next_seq_ + 1) & mask_;
   }
 
+  /// The slot of a candidate's producer; throws InputError (the only branch
+  /// of the candidate loops) if its ring or slot is outside the configuration.
+  const Slot& producer_slot(TaskId producer) const {
+    const std::uint32_t ring = task_ring(producer), slot = task_slot(producer);
+    if (ring >= options_.rings || slot >= options_.slots_per_ring) [[unlikely]]
+      window_detail::throw_range("producer", producer, options_.rings, options_.slots_per_ring);
+    return slots_[static_cast<std::size_t>(ring) * options_.slots_per_ring + slot];
+  }
   template <bool SameRing>
   std::size_t submit_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
                           WindowEdge* out);
@@ -681,7 +689,7 @@ template <bool SameRing>
 std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Generation generation,
                                             std::span<const Candidate> candidates, WindowEdge* out) {
   const std::uint64_t seq = next_seq_, mask = mask_;
-  const std::uint32_t rings = options_.rings, spr = options_.slots_per_ring, own_ring = task_ring(task);
+  const std::uint32_t spr = options_.slots_per_ring, own_ring = task_ring(task);
   const Slot* const slots = slots_.data();
   const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
@@ -699,10 +707,8 @@ std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Gener
   std::size_t nw = 0;
   for (std::size_t i = 0; i < k; ++i) {
     const Candidate& c = cand[i];
-    const std::uint32_t ring = task_ring(c.producer), slot = task_slot(c.producer);
-    if (ring >= rings || slot >= spr) [[unlikely]]
-      window_detail::throw_range("producer", c.producer, rings, spr);
-    const Slot& s = slots[static_cast<std::size_t>(ring) * spr + slot];
+    const std::uint32_t ring = task_ring(c.producer);
+    const Slot& s = producer_slot(c.producer);
     const std::uint64_t d = (seq - s.seq) & mask;
     const std::uint64_t valid = static_cast<std::uint64_t>(s.tag == (kPublished | c.generation)) &
                                 static_cast<std::uint64_t>(d != 0);
@@ -807,8 +813,7 @@ template <bool SameRing>
 std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Generation generation,
                                            std::span<const Candidate> candidates, FlagSet* effective) {
   const std::uint64_t seq = next_seq_, mask = mask_;
-  const std::uint32_t rings = options_.rings, spr = options_.slots_per_ring, own_ring = task_ring(task);
-  const Slot* const slots = slots_.data();
+  const std::uint32_t own_ring = task_ring(task);
   const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
   if (tracked_.size() < k) tracked_.resize(k);
@@ -818,10 +823,8 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
   Accumulator acc;
   for (std::size_t i = 0; i < k; ++i) {
     const Candidate& c = cand[i];
-    const std::uint32_t ring = task_ring(c.producer), slot = task_slot(c.producer);
-    if (ring >= rings || slot >= spr) [[unlikely]]
-      window_detail::throw_range("producer", c.producer, rings, spr);
-    const Slot& s = slots[static_cast<std::size_t>(ring) * spr + slot];
+    const std::uint32_t ring = task_ring(c.producer);
+    const Slot& s = producer_slot(c.producer);
     const std::uint64_t d = (seq - s.seq) & mask;
     const std::uint64_t tracked_wait =
         static_cast<std::uint64_t>(s.tag == (kPublished | c.generation)) & static_cast<std::uint64_t>(d - 1 < BL) &
