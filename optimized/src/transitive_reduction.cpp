@@ -347,8 +347,6 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
   const std::size_t n = g.nodes.size();
   const std::size_t slots = g.num_engines + 1;
 
-  auto slot_of = [&](NodeId v) -> std::size_t { return st.slot_of(v); };
-  auto key_of = [&](NodeId v) -> std::uint32_t { return st.key_of(v); };
 
   // Bank B (issued-before) differs from bank A only through S relations:
   // engines (in-order issue) or ORDERED-only edges. Without them, skip it.
@@ -414,13 +412,13 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
     if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) {
       absorb(work, fresh, prev);
       fresh = false;
-      work->set_completed(slot_of(prev), key_of(prev), true);
-      if (g.nodes[prev].async_window == 0) work->set_completed(slot_of(prev), key_of(prev), false);
+      work->set_completed(st.slot_of(prev), st.key_of(prev), true);
+      if (g.nodes[prev].async_window == 0) work->set_completed(st.slot_of(prev), st.key_of(prev), false);
     }
     for (std::uint32_t i = st.async_begin[c]; i < st.async_begin[c + 1]; ++i) {
       NodeId a = st.async_into[i]; // async slot reused w positions later: a C c
-      work->set_completed(slot_of(a), key_of(a), false);
-      work->set_completed(slot_of(a), key_of(a), true);
+      work->set_completed(st.slot_of(a), st.key_of(a), false);
+      work->set_completed(st.slot_of(a), st.key_of(a), true);
       fresh = false;
     }
     if (node.barrier && node.engine_position > 0) {
