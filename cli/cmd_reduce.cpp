@@ -45,12 +45,12 @@ std::string engine_name(const Graph& g, NodeId v) {
 }
 
 void print_stats(const Graph& g, const Reduction& r, const ReduceStats& s, double seconds) {
-  fmt::print(stderr, "nodes: {}\nedges in: {}\nedges out: {}\nremoved: {}\n", g.nodes.size(),
-             g.edges.size(), r.edges.size(), r.removed.size());
   std::size_t demoted = 0;
+  for (const RemovedEdge& e : r.removed) demoted += e.demoted_to_retain;
+  fmt::print(stderr, "nodes: {}\nedges in: {}\nedges out: {}\nremoved: {}\n", g.nodes.size(),
+             g.edges.size(), g.edges.size() - r.removed.size() + demoted, r.removed.size());
   std::map<std::string, std::size_t> by_kind, by_engines;
   for (const RemovedEdge& e : r.removed) {
-    demoted += e.demoted_to_retain;
     std::string kinds = e.kinds.empty() ? "unlabelled" : to_string(e.kinds);
     ++by_kind[kinds];
     if (g.num_engines > 0) ++by_engines[engine_name(g, e.src) + " -> " + engine_name(g, e.dst)];

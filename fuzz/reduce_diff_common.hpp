@@ -10,7 +10,7 @@
 namespace depreduce::fuzz {
 
 inline void print(const char* who, const Graph& g, const Reduction& r) {
-  std::fprintf(stderr, "%s: %zu edges kept, removed:", who, r.edges.size());
+  std::fprintf(stderr, "%s: %zu edges in, removed:", who, g.edges.size());
   for (const RemovedEdge& e : r.removed)
     std::fprintf(stderr, " %s->%s", g.nodes[e.src].name.c_str(), g.nodes[e.dst].name.c_str());
   std::fprintf(stderr, "\n");

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/testing/generators.hpp"
@@ -45,8 +46,43 @@ TEST_P(Reduce, ChainWithShortcutDropsOnlyTheShortcut) {
   s.edge("n1", "n2").edge("n2", "n3").edge("n3", "n4").edge("n4", "n5").edge("n2", "n5");
   Graph g = s.graph();
   EXPECT_EQ(removed(g), (std::set<Pair>{{"n2", "n5"}}));
-  EXPECT_EQ(run(g).edges.size(), 4u);
+  EXPECT_EQ(kept_edges(g, run(g)).size(), 4u);
   expect_witnesses(g);
+}
+
+TEST_P(Reduce, RemovedEdgesNameTheirIndexAndKeptEdgesFollow) {
+  // The Reduction lists only what goes; each entry names its index in
+  // g.edges, and kept_edges() is every other edge, in order, unchanged.
+  Sketch s;
+  s.edge("n1", "n2").edge("n2", "n3").edge("n3", "n4").edge("n4", "n5").edge("n2", "n5").edge("n1", "n5");
+  Graph g = s.graph();
+  Reduction r = run(g);
+  ASSERT_EQ(r.removed.size(), 2u);
+  for (const RemovedEdge& x : r.removed) {
+    ASSERT_LT(x.edge, g.edges.size());
+    EXPECT_EQ(g.edges[x.edge].src, x.src);
+    EXPECT_EQ(g.edges[x.edge].dst, x.dst);
+  }
+  EXPECT_LT(r.removed[0].edge, r.removed[1].edge);
+  std::vector<Edge> expected;
+  for (std::size_t i = 0; i < g.edges.size(); ++i)
+    if (i != r.removed[0].edge && i != r.removed[1].edge) expected.push_back(g.edges[i]);
+  EXPECT_EQ(kept_edges(g, r), expected);
+  EXPECT_EQ(apply(g, r).edges, expected);
+}
+
+TEST(KeptEdges, RejectsAReductionOfAnotherGraph) {
+  Sketch big, small;
+  big.edge("a", "b").edge("b", "c").edge("c", "d").edge("a", "d");
+  small.edge("a", "b").edge("b", "c");
+  const Graph g = big.graph(), h = small.graph();
+  const Reduction r = reduce(g);
+  ASSERT_EQ(r.removed.size(), 1u);
+  EXPECT_THROW(kept_edges(h, r), std::invalid_argument); // h's edge 1 is b -> c, not a -> d
+  Reduction moved = r;
+  moved.removed[0].edge = 0; // in range, but g.edges[0] is a -> b
+  EXPECT_THROW(kept_edges(g, moved), std::invalid_argument);
+  EXPECT_THROW(apply(g, moved), std::invalid_argument);
 }
 
 TEST_P(Reduce, DiamondShortcutGoes) {
@@ -72,18 +108,20 @@ TEST_P(Reduce, CompleteDagReducesToItsPath) {
     for (NodeId j = i + 1; j < 300; ++j) edges.emplace_back(i, j);
   Graph g = graph_from_edges(300, edges);
   Reduction r = run(g);
-  ASSERT_EQ(r.edges.size(), 299u);
+  const std::vector<Edge> kept = kept_edges(g, r);
+  ASSERT_EQ(kept.size(), 299u);
   for (NodeId i = 0; i < 299; ++i) {
-    EXPECT_EQ(r.edges[i].src, i);
-    EXPECT_EQ(r.edges[i].dst, i + 1);
+    EXPECT_EQ(kept[i].src, i);
+    EXPECT_EQ(kept[i].dst, i + 1);
   }
   EXPECT_EQ(r.removed.size(), 300u * 299 / 2 - 299);
 }
 
 TEST_P(Reduce, EmptyAndEdgelessGraphs) {
-  EXPECT_TRUE(run(graph_from_edges(0, {})).edges.empty());
+  const Graph empty = graph_from_edges(0, {});
+  EXPECT_TRUE(kept_edges(empty, run(empty)).empty());
   Graph g = graph_from_edges(3, {});
-  EXPECT_TRUE(run(g).edges.empty());
+  EXPECT_TRUE(kept_edges(g, run(g)).empty());
   EXPECT_TRUE(run(g).removed.empty());
 }
 
@@ -204,8 +242,9 @@ TEST_P(Reduce, WaitRetainDemotesToRetain) {
   Reduction r = run(g);
   ASSERT_EQ(r.removed.size(), 1u);
   EXPECT_TRUE(r.removed[0].demoted_to_retain);
-  ASSERT_EQ(r.edges.size(), 3u); // a->c survives as RETAIN-only
-  const Edge& ac = r.edges[1];
+  const std::vector<Edge> kept = kept_edges(g, r);
+  ASSERT_EQ(kept.size(), 3u); // a->c survives as RETAIN-only
+  const Edge& ac = kept[1];
   EXPECT_EQ(g.nodes[ac.src].name, "a");
   EXPECT_EQ(g.nodes[ac.dst].name, "c");
   EXPECT_EQ(ac.flags, FlagSet::retain());
@@ -263,7 +302,7 @@ TEST(ReduceOptimized, LongChainWithShortcutNoStackOverflow) {
   ASSERT_EQ(r.removed.size(), 1u);
   EXPECT_EQ(r.removed[0].src, 0u);
   EXPECT_EQ(r.removed[0].dst, n - 1);
-  EXPECT_EQ(r.edges.size(), n - 1);
+  EXPECT_EQ(kept_edges(g, r).size(), n - 1);
   // Closures are released on their last consumer: a chain holds O(1) of them
   // plus node 0, whose last consumer is the final node.
   EXPECT_LE(stats.peak_live_closures, 3u);

@@ -20,6 +20,9 @@
 #include <deque>
 #include <memory>
 #include <new>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace depreduce {
@@ -71,6 +74,26 @@ struct Lane {
     }
     roaring_bitmap_add(rest, key);
   }
+  /// Adds \p key; \returns whether it was present already (contains, then
+  /// add, with the offset computed once).
+  bool insert(std::uint32_t key) {
+    if (key < base) return true;
+    if (!sparse) {
+      const std::uint32_t d = key - base;
+      if (d < kBits) {
+        std::uint64_t& word = window[d / 64];
+        const std::uint64_t bit = std::uint64_t{1} << (d % 64);
+        const bool had = (word & bit) != 0;
+        word |= bit;
+        if (window[0] == kFull) advance();
+        return had;
+      }
+      make_sparse();
+    }
+    if (roaring_bitmap_contains(rest, key)) return true;
+    roaring_bitmap_add(rest, key);
+    return false;
+  }
   /// Adds [0, last].
   void add_prefix(std::uint32_t last) {
     const std::uint32_t end = last + 1;
@@ -85,10 +108,10 @@ struct Lane {
     if (d % 64) window[d / 64] |= (std::uint64_t{1} << (d % 64)) - 1;
     advance();
   }
-  /// this ∪= o.
+  /// this ∪= o. The common case - both dense, o's prefix no longer than
+  /// this one's - is inline: at most kWords word ORs.
   void merge(const Lane& o) {
-    if (!sparse && !o.sparse) {
-      if (o.base > base) drop_words_below(o.base);
+    if (!sparse && !o.sparse && o.base <= base) [[likely]] {
       const std::uint32_t q = (base - o.base) / 64; // o's words seen from base
       if (q < kWords) {
         for (std::uint32_t i = 0; i + q < kWords; ++i) window[i] |= o.window[i + q];
@@ -96,10 +119,7 @@ struct Lane {
       }
       return;
     }
-    if (!sparse) make_sparse();
-    base = std::max(base, o.base);
-    if (o.sparse) roaring_bitmap_or_inplace(rest, o.rest);
-    else add_window_to_rest(o.base, o.window);
+    merge_other(o);
   }
   void clear() {
     base = 0;
@@ -121,6 +141,19 @@ struct Lane {
   }
 
 private:
+  /// merge() when a lane is sparse or o's prefix is longer.
+  [[gnu::noinline]] void merge_other(const Lane& o) {
+    if (!sparse && !o.sparse) {
+      drop_words_below(o.base); // o.base > base: every key below it is in o
+      for (std::uint32_t i = 0; i < kWords; ++i) window[i] |= o.window[i];
+      if (window[0] == kFull) advance();
+      return;
+    }
+    if (!sparse) make_sparse();
+    base = std::max(base, o.base);
+    if (o.sparse) roaring_bitmap_or_inplace(rest, o.rest);
+    else add_window_to_rest(o.base, o.window);
+  }
   void make_sparse() {
     if (!rest) {
       rest = roaring_bitmap_create();
@@ -163,13 +196,16 @@ private:
 /// only those.
 class SyncState {
 public:
-  explicit SyncState(std::size_t slots)
-      : lanes_(2 * slots), used_((2 * slots + 63) / 64, 0), slots_(slots) {}
-  ~SyncState() {
-    for (Lane& l : lanes_) l.release();
-  }
+  /// A state over \p lanes (2 * slots of them, cleared) and \p used
+  /// ((2 * slots + 63) / 64 zero words), both owned by a SyncStateArena.
+  SyncState(Lane* lanes, std::uint64_t* used, std::size_t slots)
+      : lanes_(lanes, 2 * slots), used_(used, (2 * slots + 63) / 64), slots_(slots) {}
   SyncState(const SyncState&) = delete;
   SyncState& operator=(const SyncState&) = delete;
+  /// Frees the lanes' Roaring bitmaps (the arena's destructor calls it).
+  void release_lanes() {
+    for (Lane& l : lanes_) l.release();
+  }
 
   /// walrus SyncState::setCompleted(e, id, bank).
   void set_completed(std::size_t slot, std::uint32_t key, bool issue_bank) {
@@ -239,9 +275,58 @@ private:
       for (std::uint64_t bits = used_[w]; bits; bits &= bits - 1)
         f(lanes_[64 * w + static_cast<std::size_t>(std::countr_zero(bits))]);
   }
-  std::vector<Lane> lanes_;
-  std::vector<std::uint64_t> used_;
+  std::span<Lane> lanes_;
+  std::span<std::uint64_t> used_;
   std::size_t slots_;
+};
+
+/// Where a sweep's SyncStates live: lanes and lane masks in a few large
+/// chunks (each chunk twice the previous), released states reused first. A
+/// sweep holds at most its live frontier plus one state, so they stay close
+/// together in memory whatever the heap looked like before (separately
+/// allocated states, scattered over a fragmented heap, made the sweep 15-20%
+/// slower).
+class SyncStateArena {
+public:
+  explicit SyncStateArena(std::size_t slots) : slots_(slots), words_((2 * slots + 63) / 64) {}
+  ~SyncStateArena() {
+    for (SyncState& s : states_) s.release_lanes();
+  }
+  SyncStateArena(const SyncStateArena&) = delete;
+  SyncStateArena& operator=(const SyncStateArena&) = delete;
+
+  /// An empty state: a released one (cleared) or a new one.
+  SyncState* take() {
+    if (!free_.empty()) {
+      SyncState* s = free_.back();
+      free_.pop_back();
+      s->clear();
+      return s;
+    }
+    if (left_ == 0) grow();
+    --left_;
+    return &states_.emplace_back(next_lanes_ + (left_ * 2 * slots_), next_used_ + left_ * words_, slots_);
+  }
+  /// Returns \p s for reuse (its contents are cleared when it is taken again).
+  void give_back(SyncState* s) { free_.push_back(s); }
+
+private:
+  void grow() {
+    const std::size_t count = chunk_ == 0 ? 16 : 2 * chunk_;
+    lane_chunks_.push_back(std::make_unique<Lane[]>(count * 2 * slots_));
+    used_chunks_.push_back(std::make_unique<std::uint64_t[]>(count * words_)); // zeroed
+    next_lanes_ = lane_chunks_.back().get();
+    next_used_ = used_chunks_.back().get();
+    chunk_ = left_ = count;
+  }
+  std::size_t slots_, words_;
+  std::deque<SyncState> states_; // stable addresses
+  std::vector<std::unique_ptr<Lane[]>> lane_chunks_;
+  std::vector<std::unique_ptr<std::uint64_t[]>> used_chunks_;
+  Lane* next_lanes_ = nullptr;
+  std::uint64_t* next_used_ = nullptr;
+  std::size_t chunk_ = 0, left_ = 0;
+  std::vector<SyncState*> free_;
 };
 
 /// Graph facts both the reduction and the witness search need, laid out for
@@ -266,51 +351,84 @@ struct Structure {
   std::uint32_t slot_of(NodeId v) const { return slot.empty() ? 0 : slot[v]; }
   std::uint32_t key_of(NodeId v) const { return key.empty() ? v : key[v]; }
   bool has_issue_edges = false;          // some WAIT edge is ORDERED-only (S)
+  // Per edge of g.edges (index i): its dst (kNotWait if it carries no WAIT)
+  // and kinds | flags << 4; from_src[v] = index of v's first edge.
+  std::unique_ptr<NodeId[]> dst_of;
+  std::unique_ptr<std::uint8_t[]> meta_of;
+  std::vector<std::uint32_t> from_src;
 
   static constexpr NodeId kNone = static_cast<NodeId>(-1);
+  static constexpr NodeId kNotWait = static_cast<NodeId>(-1);
+
+  /// Frees what only the sweep needs (the per-edge arrays stay).
+  void release_sweep_arrays() {
+    in_edges.reset();
+    in_src.reset();
+    in_kinds.reset();
+    std::vector<std::uint32_t>().swap(in_begin);
+  }
 
   explicit Structure(const Graph& g) {
     const std::size_t n = g.nodes.size();
-    // Two passes over the Edge records (count, then fill), with the counters
-    // in locals: no per-edge temporary, so the sweep's arrays stay at 9 bytes
-    // per edge (the peak of reduce() is these plus the returned Reduction).
+    // One pass over the 48-byte Edge records collects what the CSR needs (the
+    // destination of each WAIT edge, its kinds, the edge count per source);
+    // the fill then reads only those compact arrays. Edges are sorted by src,
+    // so the source of edge i follows from the per-source counts, and each
+    // per-dst list comes out with ascending sources. The compact arrays (5
+    // bytes per edge) stay for the result; the sweep's CSR takes 9 more.
+    const std::size_t m_all = g.edges.size();
     in_begin.assign(n + 1, 0);
     out_wait.assign(n, 0);
+    from_src.assign(n + 1, 0);
+    dst_of = std::make_unique_for_overwrite<NodeId[]>(m_all);
+    meta_of = std::make_unique_for_overwrite<std::uint8_t[]>(m_all);
     bool issue_edges = false;
-    std::uint32_t* begin_counts = in_begin.data();
-    std::uint32_t* out_counts = out_wait.data();
-    for (const Edge& e : g.edges)
-      if (is_wait(e)) {
-        ++begin_counts[e.dst + 1];
-        ++out_counts[e.src];
-        issue_edges |= !is_completion_edge(e);
+    {
+      std::uint32_t* const begin_counts = in_begin.data();
+      std::uint32_t* const out_counts = out_wait.data();
+      std::uint32_t* const src_counts = from_src.data();
+      const Edge* const edges = g.edges.data();
+      for (std::size_t i = 0; i < m_all; ++i) {
+        const Edge& e = edges[i];
+        const bool wait = is_wait(e);
+        ++src_counts[e.src + 1];
+        meta_of[i] = static_cast<std::uint8_t>(e.kinds.bits() | e.flags.bits() << 4);
+        dst_of[i] = wait ? e.dst : kNotWait;
+        begin_counts[e.dst + 1] += wait;
+        out_counts[e.src] += wait;
+        issue_edges |= wait && !is_completion_edge(e);
       }
+    }
     has_issue_edges = issue_edges;
-    for (std::size_t v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
+    for (std::size_t v = 0; v < n; ++v) {
+      in_begin[v + 1] += in_begin[v];
+      from_src[v + 1] += from_src[v];
+    }
     const std::size_t m = in_begin[n];
     in_edges = std::make_unique_for_overwrite<std::uint32_t[]>(m);
     in_src = std::make_unique_for_overwrite<NodeId[]>(m);
     in_kinds = std::make_unique_for_overwrite<KindSet[]>(m);
     std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
-    for (std::uint32_t i = 0; i < g.edges.size(); ++i) { // edges sorted by src: per-dst lists ascend
-      const Edge& e = g.edges[i];
-      if (!is_wait(e)) continue;
-      std::uint32_t k = fill[e.dst]++;
-      in_edges[k] = i;
-      in_src[k] = e.src;
-      in_kinds[k] = e.kinds;
-    }
+    for (NodeId v = 0; v < n; ++v)
+      for (std::uint32_t i = from_src[v]; i < from_src[v + 1]; ++i) {
+        const NodeId d = dst_of[i];
+        if (d == kNotWait) continue;
+        const std::uint32_t k = fill[d]++;
+        in_edges[k] = i;
+        in_src[k] = v;
+        in_kinds[k] = KindSet::from_bits(meta_of[i]);
+      }
 
     engine_nodes.assign(g.num_engines, {});
     engine_prev.assign(n, kNone);
-    if (g.num_engines > 0) {
-      slot.resize(n);
-      key.resize(n);
-    }
+    async_begin.assign(n + 1, 0);
+    if (g.num_engines == 0) return; // no engine order, no async window: nothing below applies
+    slot.resize(n);
+    key.resize(n);
     for (NodeId v = 0; v < n; ++v) {
       Engine e = g.nodes[v].engine;
       if (e == kNoEngine) {
-        if (g.num_engines > 0) slot[v] = g.num_engines, key[v] = v;
+        slot[v] = g.num_engines, key[v] = v;
         continue;
       }
       slot[v] = e;
@@ -318,7 +436,6 @@ struct Structure {
       if (!engine_nodes[e].empty()) engine_prev[v] = engine_nodes[e].back();
       engine_nodes[e].push_back(v);
     }
-    async_begin.assign(n + 1, 0);
     std::vector<std::pair<NodeId, NodeId>> into; // (completes into, async node)
     for (const auto& list : engine_nodes)
       for (std::size_t i = 0; i < list.size(); ++i) {
@@ -367,20 +484,14 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
   for (NodeId v = 0; v < n; ++v)
     if (st.engine_prev[v] != Structure::kNone) ++consumers[st.engine_prev[v]];
 
-  std::vector<std::unique_ptr<SyncState>> state(n);
-  std::vector<std::unique_ptr<SyncState>> pool;
-  auto take = [&]() {
-    if (pool.empty()) return std::make_unique<SyncState>(slots);
-    auto s = std::move(pool.back());
-    pool.pop_back();
-    s->clear();
-    return s;
-  };
+  std::vector<SyncState*> state(n, nullptr); // SyncState(v) while v has consumers left
+  SyncStateArena arena(slots);
   std::size_t live = 0, live_bytes = 0, peak_live = 0, peak_bytes = 0, sparse_closures = 0;
   std::vector<std::size_t> held_bytes(stats ? n : 0, 0);
   auto release = [&](NodeId y) {
     if (--consumers[y] != 0 || !state[y]) return;
-    pool.push_back(std::move(state[y]));
+    arena.give_back(state[y]);
+    state[y] = nullptr;
     --live;
     if (stats) live_bytes -= held_bytes[y];
   };
@@ -388,7 +499,7 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
   // Merge y's SyncState into work. When work is still empty and c is y's
   // last consumer, the two are swapped instead: y's state would be released
   // right after c anyway, so it becomes c's without copying a bitmap.
-  auto absorb = [&](std::unique_ptr<SyncState>& work, bool& fresh, NodeId y) {
+  auto absorb = [&](SyncState*& work, bool& fresh, NodeId y) {
     if (!state[y]) return;
     if (fresh && consumers[y] == 1) std::swap(work, state[y]);
     else if constexpr (kOneLane) work->only_lane().merge(state[y]->only_lane());
@@ -403,74 +514,103 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
   const bool report = stats && stats->progress;
   for (NodeId c = 0; c < n; ++c) {
     if (report && (c & 0xFFFF) == 0) stats->progress(c, n);
-    const Node& node = g.nodes[c];
-    auto work = take();
+    SyncState* work = arena.take();
     bool fresh = true;
-    // Implicit edges (SPEC §3.2). The previous instruction on c's engine
-    // issues before c (S), completes before c if synchronous (C), and its
-    // SyncState covers every earlier instruction of the engine.
-    if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) {
-      absorb(work, fresh, prev);
-      fresh = false;
-      work->set_completed(st.slot_of(prev), st.key_of(prev), true);
-      if (g.nodes[prev].async_window == 0) work->set_completed(st.slot_of(prev), st.key_of(prev), false);
-    }
-    for (std::uint32_t i = st.async_begin[c]; i < st.async_begin[c + 1]; ++i) {
-      NodeId a = st.async_into[i]; // async slot reused w positions later: a C c
-      work->set_completed(st.slot_of(a), st.key_of(a), false);
-      work->set_completed(st.slot_of(a), st.key_of(a), true);
-      fresh = false;
-    }
-    if (node.barrier && node.engine_position > 0) {
-      work->set_completed_prefix(node.engine, node.engine_position - 1);
-      fresh = false;
-    }
-
     const std::uint32_t begin = st.in_begin[c], end = st.in_begin[c + 1];
-    if (options.mode == ReductionMode::Exact) {
-      // Pass 1: via = union of every explicit predecessor's closure. Taken in
-      // descending program order, a predecessor y already in via is reached
-      // from a later predecessor z, so SyncState(y) ⊆ SyncState(z) (in both
-      // banks) is already merged: skipping it leaves via unchanged.
+
+    if (kOneLane && options.mode == ReductionMode::Exact) {
+      // No engine, no S edge: no implicit edge, and one lane keyed by node
+      // id. The two passes below fold into one descending loop: when
+      // predecessor y is reached, every closure that can hold y (those of
+      // the later predecessors) is merged already, and the earlier ones are
+      // below y, so y's membership now is its membership in the final via.
+      // Adding y itself right away changes no other test (keys are
+      // distinct), and c is done with y's closure once it is merged.
+      Lane* lane = nullptr;
       for (std::uint32_t k = end; k-- > begin;) {
-        NodeId y = st.in_src[k];
-        if (!has(*work, y, track_issue)) absorb(work, fresh, y);
-      }
-      // Pass 2: a candidate found in via is redundant; then the predecessor
-      // itself joins the closure. (Sources are distinct, so adding y never
-      // changes the test of another candidate.)
-      for (std::uint32_t k = begin; k < end; ++k) {
-        NodeId y = st.in_src[k];
-        const bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
-        if (options.filter.admits(st.in_kinds[k])) {
-          ++candidates;
-          redundant[st.in_edges[k]] = has(*work, y, !completion && track_issue);
+        const NodeId y = st.in_src[k];
+        bool covered = false;
+        if (fresh) {
+          absorb(work, fresh, y); // may take y's closure over: do it before adding y
+          lane = &work->only_lane();
+          lane->add(y);
+          fresh = false;
+        } else {
+          covered = lane->insert(y);
+          if (!covered && state[y]) lane->merge(state[y]->only_lane());
         }
-        if (completion) add(*work, y, false);
-        if (track_issue) add(*work, y, true);
+        const bool admitted = options.filter.admits(st.in_kinds[k]);
+        candidates += admitted;
+        redundant[st.in_edges[k]] = static_cast<std::uint8_t>(covered & admitted);
+        release(y);
       }
     } else {
-      // Shipped one-pass loop: fold predecessors in ascending program order,
-      // merge first, then test against what has been merged so far.
-      for (std::uint32_t k = begin; k < end; ++k) {
-        NodeId y = st.in_src[k];
-        absorb(work, fresh, y);
-        bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
-        bool admitted = options.filter.admits(st.in_kinds[k]);
-        candidates += admitted;
-        if (admitted && has(*work, y, !completion && track_issue)) {
-          redundant[st.in_edges[k]] = 1;
-        } else {
+      const Node& node = g.nodes[c];
+      // Implicit edges (SPEC §3.2). The previous instruction on c's engine
+      // issues before c (S), completes before c if synchronous (C), and its
+      // SyncState covers every earlier instruction of the engine.
+      if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) {
+        absorb(work, fresh, prev);
+        fresh = false;
+        work->set_completed(st.slot_of(prev), st.key_of(prev), true);
+        if (g.nodes[prev].async_window == 0) work->set_completed(st.slot_of(prev), st.key_of(prev), false);
+      }
+      for (std::uint32_t i = st.async_begin[c]; i < st.async_begin[c + 1]; ++i) {
+        NodeId a = st.async_into[i]; // async slot reused w positions later: a C c
+        work->set_completed(st.slot_of(a), st.key_of(a), false);
+        work->set_completed(st.slot_of(a), st.key_of(a), true);
+        fresh = false;
+      }
+      if (node.barrier && node.engine_position > 0) {
+        work->set_completed_prefix(node.engine, node.engine_position - 1);
+        fresh = false;
+      }
+
+      if (options.mode == ReductionMode::Exact) {
+        // Pass 1: via = union of every explicit predecessor's closure. Taken in
+        // descending program order, a predecessor y already in via is reached
+        // from a later predecessor z, so SyncState(y) ⊆ SyncState(z) (in both
+        // banks) is already merged: skipping it leaves via unchanged.
+        for (std::uint32_t k = end; k-- > begin;) {
+          NodeId y = st.in_src[k];
+          if (!has(*work, y, track_issue)) absorb(work, fresh, y);
+        }
+        // Pass 2: a candidate found in via is redundant; then the predecessor
+        // itself joins the closure. (Sources are distinct, so adding y never
+        // changes the test of another candidate.)
+        for (std::uint32_t k = begin; k < end; ++k) {
+          NodeId y = st.in_src[k];
+          const bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
+          if (options.filter.admits(st.in_kinds[k])) {
+            ++candidates;
+            redundant[st.in_edges[k]] = has(*work, y, !completion && track_issue);
+          }
           if (completion) add(*work, y, false);
           if (track_issue) add(*work, y, true);
         }
+      } else {
+        // Shipped one-pass loop: fold predecessors in ascending program order,
+        // merge first, then test against what has been merged so far.
+        for (std::uint32_t k = begin; k < end; ++k) {
+          NodeId y = st.in_src[k];
+          absorb(work, fresh, y);
+          bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
+          bool admitted = options.filter.admits(st.in_kinds[k]);
+          candidates += admitted;
+          if (admitted && has(*work, y, !completion && track_issue)) {
+            redundant[st.in_edges[k]] = 1;
+          } else {
+            if (completion) add(*work, y, false);
+            if (track_issue) add(*work, y, true);
+          }
+        }
+        // Redundant predecessors are already in the closure; nothing to add.
       }
-      // Redundant predecessors are already in the closure; nothing to add.
-    }
 
-    // Release the closures this consumer was the last user of.
-    if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) release(prev);
-    for (std::uint32_t k = begin; k < end; ++k) release(st.in_src[k]);
+      // Release the closures this consumer was the last user of.
+      if (NodeId prev = st.engine_prev[c]; prev != Structure::kNone) release(prev);
+      for (std::uint32_t k = begin; k < end; ++k) release(st.in_src[k]);
+    }
 
     while (queries && next_query < queries->size() && (*queries)[next_query].first.after == c) {
       const auto& [q, index] = (*queries)[next_query++];
@@ -488,9 +628,9 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
         peak_bytes = std::max(peak_bytes, live_bytes);
       }
       peak_live = std::max(peak_live, live);
-      state[c] = std::move(work);
+      state[c] = work;
     } else {
-      pool.push_back(std::move(work));
+      arena.give_back(work);
     }
   }
 
@@ -504,30 +644,32 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
   return redundant;
 }
 
-/// The Reduction for a redundancy mark per edge (1 = redundant).
-Reduction build_result(const Graph& g, const std::vector<std::uint8_t>& redundant) {
-  const auto removed = static_cast<std::size_t>(std::count(redundant.begin(), redundant.end(), std::uint8_t{1}));
+/// The Reduction for a redundancy mark per edge (1 = redundant), read from
+/// the compact per-edge arrays (not the Edge records), in edge order.
+Reduction build_result(const Structure& st, const std::vector<std::uint8_t>& redundant) {
   Reduction result;
-  result.edges.reserve(g.edges.size() - removed); // + demoted edges, if any: rare
-  result.removed.reserve(removed);
-  for (std::size_t i = 0; i < g.edges.size(); ++i) {
-    const Edge& e = g.edges[i];
-    if (!redundant[i]) { result.edges.push_back(e); continue; }
-    bool retain = e.flags.has(Flag::Retain);
-    result.removed.push_back({e.src, e.dst, e.kinds, e.flags, retain});
-    if (retain) {
-      Edge kept = e;
-      kept.flags = FlagSet::retain();
-      result.edges.push_back(std::move(kept));
+  const auto count = static_cast<std::size_t>(std::count(redundant.begin(), redundant.end(), std::uint8_t{1}));
+  // Every edge is written to the next free entry, which advances only for a
+  // redundant one: no branch on the verdict (it is unpredictable), one spare
+  // entry at the end absorbs the last write.
+  result.removed.resize(count + 1);
+  RemovedEdge* out = result.removed.data();
+  std::size_t k = 0;
+  const std::size_t n = st.from_src.size() - 1;
+  for (NodeId v = 0; v < n; ++v)
+    for (std::uint32_t i = st.from_src[v]; i < st.from_src[v + 1]; ++i) {
+      const std::uint8_t meta = st.meta_of[i];
+      const FlagSet flags = FlagSet::from_bits(static_cast<std::uint8_t>(meta >> 4));
+      out[k] = {v, st.dst_of[i], KindSet::from_bits(meta), flags, flags.has(Flag::Retain), i};
+      k += redundant[i];
     }
-  }
+  result.removed.pop_back();
   return result;
 }
 
-/// Runs the sweep; returns one redundancy mark per edge of g.edges.
-std::vector<std::uint8_t> sweep(const Graph& g, const ReduceOptions& options, ReduceStats* stats,
+/// Runs the sweep over \p st; returns one redundancy mark per edge of g.edges.
+std::vector<std::uint8_t> sweep(const Graph& g, Structure& st, const ReduceOptions& options, ReduceStats* stats,
                                 const Queries* queries, std::vector<bool>* answers) {
-  Structure st(g);
   if (g.num_engines == 0 && !st.has_issue_edges) return sweep_lanes<true>(g, st, options, stats, queries, answers);
   return sweep_lanes<false>(g, st, options, stats, queries, answers);
 }
@@ -535,8 +677,10 @@ std::vector<std::uint8_t> sweep(const Graph& g, const ReduceOptions& options, Re
 } // namespace
 
 Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {
-  // The sweep's structures are gone before the result is built (peak memory).
-  return build_result(g, sweep(g, options, stats, nullptr, nullptr));
+  Structure st(g);
+  const std::vector<std::uint8_t> redundant = sweep(g, st, options, stats, nullptr, nullptr);
+  st.release_sweep_arrays(); // the closures are gone too: peak memory is the sweep's
+  return build_result(st, redundant);
 }
 
 std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries) {
@@ -553,7 +697,8 @@ std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBefore
   // Nothing is a candidate: the sweep only builds SyncStates.
   ReduceOptions none;
   none.filter = KindFilter{KindSet{}, false};
-  sweep(g, none, nullptr, &sorted, &answers);
+  Structure st(g);
+  sweep(g, st, none, nullptr, &sorted, &answers);
   return answers;
 }
 
@@ -668,9 +813,35 @@ bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w) {
   return true;
 }
 
+std::vector<Edge> kept_edges(const Graph& g, const Reduction& r) {
+  std::size_t demoted = 0, next = 0; // r.removed is sorted by edge index
+  for (const RemovedEdge& x : r.removed) {
+    if (x.edge < next || x.edge >= g.edges.size() || g.edges[x.edge].src != x.src || g.edges[x.edge].dst != x.dst)
+      throw std::invalid_argument("kept_edges: the reduction names an edge the graph does not have (index " +
+                                  std::to_string(x.edge) + ")");
+    demoted += x.demoted_to_retain;
+    next = x.edge + 1;
+  }
+  std::vector<Edge> kept;
+  kept.reserve(g.edges.size() - r.removed.size() + demoted);
+  auto from = [&g](std::size_t i) { return g.edges.begin() + static_cast<std::ptrdiff_t>(i); };
+  next = 0;
+  for (const RemovedEdge& x : r.removed) {
+    kept.insert(kept.end(), from(next), from(x.edge));
+    if (x.demoted_to_retain) kept.emplace_back(g.edges[x.edge]).flags = FlagSet::retain();
+    next = x.edge + 1;
+  }
+  kept.insert(kept.end(), from(next), g.edges.end());
+  return kept;
+}
+
 Graph apply(const Graph& g, const Reduction& r) {
-  Graph out = g;
-  out.edges = r.edges;
+  std::vector<Edge> edges = kept_edges(g, r); // throws before anything is copied
+  Graph out;
+  static_cast<GraphHeader&>(out) = g; // file, name, attributes, engines, subgraphs
+  out.nodes = g.nodes;
+  out.edges = std::move(edges);
+  out.self_loops = g.self_loops;
   return out;
 }
 

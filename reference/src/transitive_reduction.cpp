@@ -146,14 +146,9 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
       for (auto [it, last] = boost::out_edges(from, eg); it != last; ++it)
         if (eg[*it].explicit_edge != int(i) && reaches[boost::target(*it, eg)][to]) redundant = true;
     }
-    if (!redundant) { result.edges.push_back(e); continue; }
+    if (!redundant) continue;
     bool retain = e.flags.has(Flag::Retain);
-    result.removed.push_back({e.src, e.dst, e.kinds, e.flags, retain});
-    if (retain) {
-      Edge kept = e;
-      kept.flags = FlagSet::retain();
-      result.edges.push_back(kept);
-    }
+    result.removed.push_back({e.src, e.dst, e.kinds, e.flags, retain, static_cast<std::uint32_t>(i)});
   }
   if (stats) stats->candidates = candidates;
   return result;

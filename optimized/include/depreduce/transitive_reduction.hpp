@@ -72,15 +72,18 @@ struct RemovedEdge {
   /// True if the edge carried RETAIN and survives as a RETAIN-only edge;
   /// false if it was WAIT-only and disappeared.
   bool demoted_to_retain = false;
+  /// Its index in the reduced graph's `edges` (which are sorted by (src, dst)).
+  std::uint32_t edge = 0;
   friend bool operator==(const RemovedEdge&, const RemovedEdge&) = default;
 };
 
-/// The result of a reduction, in canonical order so two results compare with ==.
+/// The result of a reduction: what changed, in canonical order, so two
+/// results compare with ==. Every edge of the graph not listed is kept as it
+/// is; kept_edges() and apply() give the reduced edge list and graph. (The
+/// result is proportional to what the reduction removed, not to the graph:
+/// a caller editing its own IR needs no copy of the edges it keeps.)
 struct Reduction {
-  /// The graph's edges after the reduction, sorted by (src, dst): kept edges
-  /// unchanged, demoted edges with flags == RETAIN.
-  std::vector<Edge> edges;
-  /// The redundant edges, sorted by (src, dst).
+  /// The redundant edges, sorted by (src, dst), i.e. by `edge`.
   std::vector<RemovedEdge> removed;
   friend bool operator==(const Reduction&, const Reduction&) = default;
 };
@@ -115,7 +118,8 @@ struct ReduceStats {
 /// recent keys above it; a lane whose keys reach beyond the window turns into
 /// prefix + CRoaring bitmap (see docs/model.md, "SyncState lanes").
 ///
-/// \returns the reduced edge list and the removed edges, canonical order.
+/// \returns the removed (and demoted) edges, canonical order; kept_edges()
+///   or apply() turn them into the reduced edge list or graph.
 /// Cost: O(n + m) time with O(m) lane unions (word-wise ORs, or Roaring
 /// unions for sparse lanes) and O(m) lookups; memory proportional to the
 /// closures of the live frontier.
@@ -191,7 +195,16 @@ struct HappensBeforeQuery {
 /// Cost: one sweep (as reduce()) plus O(q log q) to sort the queries.
 std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries);
 
-/// \p g with its edges replaced by \p r's (header, nodes, self-loops kept).
+/// The edges of \p g after the reduction \p r of \p g, sorted by (src, dst):
+/// kept edges unchanged (attributes included), demoted edges with flags ==
+/// RETAIN, WAIT-only redundant edges left out.
+/// Cost: O(m) time, one copy of each kept edge.
+/// \throws std::invalid_argument if \p r names an edge index or endpoints
+///   that \p g does not have (a Reduction of another graph).
+std::vector<Edge> kept_edges(const Graph& g, const Reduction& r);
+
+/// \p g with its edges replaced by kept_edges(g, r) (header, nodes,
+/// self-loops kept). Cost and errors as kept_edges().
 Graph apply(const Graph& g, const Reduction& r);
 
 } // namespace depreduce
