@@ -74,26 +74,6 @@ struct Lane {
     }
     roaring_bitmap_add(rest, key);
   }
-  /// Adds \p key; \returns whether it was present already (contains, then
-  /// add, with the offset computed once).
-  bool insert(std::uint32_t key) {
-    if (key < base) return true;
-    if (!sparse) {
-      const std::uint32_t d = key - base;
-      if (d < kBits) {
-        std::uint64_t& word = window[d / 64];
-        const std::uint64_t bit = std::uint64_t{1} << (d % 64);
-        const bool had = (word & bit) != 0;
-        word |= bit;
-        if (window[0] == kFull) advance();
-        return had;
-      }
-      make_sparse();
-    }
-    if (roaring_bitmap_contains(rest, key)) return true;
-    roaring_bitmap_add(rest, key);
-    return false;
-  }
   /// Adds [0, last].
   void add_prefix(std::uint32_t last) {
     const std::uint32_t end = last + 1;
@@ -520,30 +500,31 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
 
     if (kOneLane && options.mode == ReductionMode::Exact) {
       // No engine, no S edge: no implicit edge, and one lane keyed by node
-      // id. The two passes below fold into one descending loop: when
-      // predecessor y is reached, every closure that can hold y (those of
-      // the later predecessors) is merged already, and the earlier ones are
-      // below y, so y's membership now is its membership in the final via.
-      // Adding y itself right away changes no other test (keys are
-      // distinct), and c is done with y's closure once it is merged.
-      Lane* lane = nullptr;
+      // id. The two passes fold into one descending loop: when predecessor y
+      // is reached, every closure that can hold y (those of the later
+      // predecessors) is merged already, and the earlier ones are below y,
+      // so y's membership now is its membership in the final via; c is also
+      // done with y's closure then. A y not covered joins via after its
+      // closure (which raises the lane's prefix) is merged - except the
+      // first, whose closure starts via and may be empty (a source): it is
+      // added last, so that a low prefix never pushes it beyond the dense
+      // window (a sparse lane, inherited by every closure built from it).
+      NodeId first = Structure::kNone;
       for (std::uint32_t k = end; k-- > begin;) {
         const NodeId y = st.in_src[k];
-        bool covered = false;
-        if (fresh) {
-          absorb(work, fresh, y); // may take y's closure over: do it before adding y
-          lane = &work->only_lane();
-          lane->add(y);
-          fresh = false;
-        } else {
-          covered = lane->insert(y);
-          if (!covered && state[y]) lane->merge(state[y]->only_lane());
+        const bool covered = work->only_lane().contains(y);
+        if (!covered) {
+          const bool starts = fresh;
+          absorb(work, fresh, y);
+          if (starts) first = y;
+          else work->only_lane().add(y);
         }
         const bool admitted = options.filter.admits(st.in_kinds[k]);
         candidates += admitted;
         redundant[st.in_edges[k]] = static_cast<std::uint8_t>(covered & admitted);
         release(y);
       }
+      if (first != Structure::kNone) work->only_lane().add(first);
     } else {
       const Node& node = g.nodes[c];
       // Implicit edges (SPEC §3.2). The previous instruction on c's engine
