@@ -17,6 +17,11 @@
 ///    the largest candidate count: no vector resizing).
 ///  - BM_WindowSubmitFlags<BL>: the same 10^6-task stream through the hot-path
 ///    form submit_flags (one FlagSet per raw candidate, no canonical order).
+///  - BM_WindowStreamRead: reading the 10^6-task stream's candidates, nothing
+///    else - the floor under the four benchmarks above.
+///  - BM_WindowSubmitFlagsHot<BL>: submit_flags with the candidates in cache,
+///    as in a runtime: 10^6 submits from a 4,096-task block replayed with
+///    shifted generations.
 ///  - BM_WindowRun/<impl>/<BL>: run_window over 2,000 tasks for every
 ///    implementation of testing::window_impls() (optimized vs the oracle).
 /// Counter ns_per_task = wall time per submitted task.
@@ -26,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "depreduce/testing/window.hpp"
@@ -157,6 +163,57 @@ void BM_WindowSubmitFlags(benchmark::State& state) {
   set_counters(state, c.stream.size(), c.stream);
 }
 
+/// The floor of every 10^6-task benchmark above: reading the stream's
+/// candidates once (what the reducer must load), nothing else. The stream
+/// (~180 MB, one heap block per task) comes from memory, not cache.
+void BM_WindowStreamRead(benchmark::State& state) {
+  const testing::WindowCase& c = big_stream();
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const TaskRecord& t : c.stream)
+      for (const Candidate& x : t.candidates) sum += x.producer ^ x.generation ^ x.flags.bits();
+    benchmark::DoNotOptimize(sum);
+  }
+  set_counters(state, c.stream.size(), c.stream);
+}
+
+/// submit_flags() as a runtime calls it: the candidates of the task being
+/// submitted are in cache (discovery just wrote them). 10^6 submits: a
+/// 4,096-task block of the same shape as the big stream, laid out flat,
+/// replayed 244 times; between replays (timing paused) every generation is
+/// moved on by 1,000, so each replay publishes new (slot, generation) pairs.
+template <unsigned BL>
+void BM_WindowSubmitFlagsHot(benchmark::State& state) {
+  static const testing::WindowCase c = testing::random_stream(7, bench_params(4096));
+  constexpr int kReplays = 244; // 244 * 4,096 = 999,424 submits
+  std::vector<Candidate> flat;
+  std::vector<std::uint32_t> begin{0};
+  for (const TaskRecord& t : c.stream) {
+    flat.insert(flat.end(), t.candidates.begin(), t.candidates.end());
+    begin.push_back(static_cast<std::uint32_t>(flat.size()));
+  }
+  std::vector<FlagSet> effective(64);
+  std::size_t removed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    window_reducer<BL> r(c.options);
+    std::vector<Candidate> cand = flat;
+    state.ResumeTiming();
+    for (int k = 0; k < kReplays; ++k) {
+      const Generation shift = 1000 * static_cast<Generation>(k);
+      for (std::size_t i = 0; i < c.stream.size(); ++i)
+        removed += r.submit_flags(c.stream[i].id, c.stream[i].generation + shift,
+                                  std::span<const Candidate>(cand.data() + begin[i], begin[i + 1] - begin[i]),
+                                  effective);
+      state.PauseTiming();
+      for (Candidate& x : cand) x.generation += 1000;
+      state.ResumeTiming();
+    }
+    benchmark::DoNotOptimize(removed);
+  }
+  set_counters(state, c.stream.size() * kReplays, c.stream);
+}
+
 void BM_WindowRun(benchmark::State& state) {
   static const testing::WindowCase c = testing::random_stream(11, bench_params(2000));
   const testing::WindowImpl& impl = testing::window_impls()[static_cast<std::size_t>(state.range(0))];
@@ -178,6 +235,10 @@ BENCHMARK(BM_WindowSubmitInto<256>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecon
 BENCHMARK(BM_WindowSubmitFlags<64>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<128>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<256>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowStreamRead)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlagsHot<64>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlagsHot<128>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlagsHot<256>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowRun)->ArgsProduct({{0, 1}, {64, 256}})->Unit(benchmark::kMillisecond);
 
 } // namespace
