@@ -15,6 +15,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/transitive_reduction.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -107,7 +108,11 @@ BENCHMARK(BM_ReduceEngines)->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmar
 void register_real_graphs() {
   const char* root = std::getenv("DEPREDUCE_SOURCE_DIR");
   std::filesystem::path dir = std::filesystem::path(root ? root : ".") / "corpus" / "real";
-  if (!std::filesystem::exists(dir)) return;
+  if (!std::filesystem::exists(dir)) {
+    std::fprintf(stderr, "note: %s not found: BM_ReduceReal/* left out (set DEPREDUCE_SOURCE_DIR to the source tree)\n",
+                 dir.string().c_str());
+    return;
+  }
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file() || entry.path().filename() == "SOURCES.md") continue;
     std::string path = entry.path().string();

@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
+  } catch (const CLI::ParseError& e) { // usage errors: same prefix as every other error
+    fmt::print(stderr, "depreduce: error: {}\nRun with --help for more information.\n", e.what());
     return kExitUsage;
   } catch (const depreduce::InputError& e) {
     fmt::print(stderr, "depreduce: error: {}\n", e.what());

@@ -89,6 +89,9 @@ TEST_F(Cli, MissingFileAndFolderAreBadInput) {
   CliRun nodir = run("reduce " + write("g.dot", "digraph { a -> b }") + " -o " + path("no/such/dir/out.dot"));
   EXPECT_EQ(nodir.code, 2) << nodir.out;
   EXPECT_NE(nodir.out.find("does not exist"), std::string::npos) << nodir.out;
+  CliRun empty = run("reduce " + path("g.dot") + " -o ''");
+  EXPECT_EQ(empty.code, 2) << empty.out;
+  EXPECT_NE(empty.out.find("output path is empty"), std::string::npos) << empty.out;
 }
 
 TEST_F(Cli, OutputToDeviceFifoOrSymlinkKeepsItsKind) {
@@ -147,6 +150,9 @@ TEST_F(Cli, ExplainPrintsWitnessOrSaysNeeded) {
 TEST_F(Cli, UsageErrorsAreExit64AndHelpWorks) {
   EXPECT_EQ(run("reduce").code, 64);
   EXPECT_EQ(run("reduce --no-such-flag x").code, 64);
+  CliRun usage = run("reduce");
+  EXPECT_NE(usage.out.find("depreduce: error: "), std::string::npos) << usage.out; // as every other error
+  EXPECT_NE(usage.out.find("required"), std::string::npos) << usage.out;
   EXPECT_EQ(run("--help").code, 0);
   EXPECT_EQ(run("reduce --help").code, 0);
   EXPECT_EQ(run("explain --help").code, 0);

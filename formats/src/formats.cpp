@@ -86,6 +86,7 @@ InputGraph read_graph(const std::string& path, Format format) {
 }
 
 void write_file_atomically(const std::string& path, std::string_view content) {
+  if (path.empty()) throw InputError("<output>", 0, "the output path is empty");
   if (path == "-") {
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
       throw InputError("<stdout>", 0, "write error: " + errno_text(errno));

@@ -158,6 +158,9 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings = 
 
 /// Graph without engines from plain edge pairs over nodes named "0".."n-1".
 /// For tests, properties and fuzzers. Same checks as make_program_order().
+/// The result is in program order, so its NodeIds are *positions*, not your
+/// numbers: for the edges {2->1, 1->0} node "2" gets id 0. Map ids back
+/// through `g.nodes[id].name` (or `input_index`), as for any Graph.
 Graph graph_from_edges(std::uint32_t n, const std::vector<std::pair<NodeId, NodeId>>& edges);
 
 /// True if \p e orders anything: it carries WAIT.

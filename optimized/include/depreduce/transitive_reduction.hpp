@@ -63,7 +63,9 @@ struct ReduceOptions {
   friend bool operator==(const ReduceOptions&, const ReduceOptions&) = default;
 };
 
-/// An explicit edge a reduction made redundant.
+/// An explicit edge a reduction made redundant. Node ids are positions in
+/// the Graph's program order (Graph::nodes), not the input's numbering: use
+/// `g.nodes[src].name` or `.input_index` to name them.
 struct RemovedEdge {
   NodeId src = 0;
   NodeId dst = 0;

@@ -865,9 +865,8 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
       const unsigned b = static_cast<unsigned>(t - 1) & (BL - 1);
       lose = static_cast<unsigned>(t != 0) & static_cast<unsigned>(vw[b >> 6] >> (b & 63)) & 1u;
     }
-    const std::uint8_t raw = cand[i].flags.bits();
-    constexpr std::uint8_t kRetainBit = static_cast<std::uint8_t>(Flag::Retain);
-    effective[i] = FlagSet(static_cast<Flag>(raw & (lose ? kRetainBit : 0xff))); // = f.without(Wait) if lose
+    static_assert(kWaitBit == 1, "lose (0 or 1) is the WAIT bit");
+    effective[i] = FlagSet(static_cast<Flag>(cand[i].flags.bits() & ~lose)); // = f.without(Wait) if lose
     removed += lose;
   }
 

@@ -120,7 +120,8 @@ std::string write_json_summary(const Graph& g);
 /// Writes \p content to \p path through a temporary file in the same folder
 /// and a rename, so \p path is either untouched or complete ("-" = stdout).
 /// The new file gets mode 0666 minus the umask.
-/// \throws InputError if the file cannot be written. Cost: O(content.size()).
+/// \throws InputError if the file cannot be written (or \p path is empty).
+///   Cost: O(content.size()).
 void write_file_atomically(const std::string& path, std::string_view content);
 
 /// Reads a whole file. \throws InputError if it cannot be read (missing,
