@@ -784,4 +784,93 @@ TEST(WindowReducer, SideStorageIsSizedPerSlot) {
   EXPECT_EQ(r256.storage_bytes(), 65536u * 48u);
 }
 
+// submit_flags has two kernels (WindowKernel): the AVX-512 one, eight
+// candidates per step, where the CPU has it, and the portable loop. Tasks of
+// 0..100 candidates (partial steps, exactly 8 and 64, and > 64, which falls
+// back to the portable loop) over a stream that reuses slots: both kernels
+// give the same effective flags, removal counts and published bitmaps.
+template <unsigned BL>
+void kernels_agree(WindowMode mode) {
+  WindowOptions o{.rings = 3, .slots_per_ring = 97, .mode = mode};
+  WindowOptions portable = o;
+  portable.kernel = WindowKernel::Portable;
+  window_reducer<BL> fast(o), plain(portable);
+  EXPECT_STREQ(plain.kernel_name(), "portable");
+  std::uint64_t state = 12345;
+  auto next = [&state](std::uint64_t bound) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return (state >> 33) % bound;
+  };
+  std::vector<std::pair<TaskId, Generation>> done; // submit order
+  const std::size_t counts[] = {0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100};
+  for (std::size_t i = 0; i < 1500; ++i) {
+    const std::uint32_t ring = static_cast<std::uint32_t>(next(3)), local = static_cast<std::uint32_t>(i);
+    const TaskId id = make_task_id(ring, local % 97);
+    const Generation gen = local / 97;
+    std::vector<Candidate> cand(done.empty() ? 0 : counts[i % std::size(counts)]);
+    for (Candidate& c : cand) {
+      const std::size_t back = 1 + (next(2) ? next(8) : next(BL + 40));
+      const auto& [p, g] = done[done.size() - std::min(back, done.size())];
+      c = {p, static_cast<Generation>(g + (next(20) == 0)), FlagSet::from_bits(static_cast<std::uint8_t>(1 + next(3))),
+           DepSource::TensorMap};
+    }
+    std::vector<FlagSet> a(cand.size()), b(cand.size());
+    const std::size_t ra = fast.submit_flags(id, gen, cand, a), rb = plain.submit_flags(id, gen, cand, b);
+    ASSERT_EQ(a, b) << "BL=" << BL << " task " << i << " (" << cand.size() << " candidates)";
+    ASSERT_EQ(ra, rb) << "task " << i;
+    ASSERT_EQ(fast.published(id, gen), plain.published(id, gen)) << "task " << i;
+    done.emplace_back(id, gen);
+  }
+}
+
+TEST(WindowReducer, SubmitFlagsKernelsAgreeOnEveryCandidateCount) {
+  for (WindowMode mode : {WindowMode::Global, WindowMode::SameRing}) {
+    kernels_agree<64>(mode);
+    kernels_agree<128>(mode);
+    kernels_agree<256>(mode);
+  }
+  RecordProperty("kernel", window_reducer<64>().kernel_name());
+}
+
+// Regression (found while writing the AVX-512 kernel, whose first draft
+// folded "WAIT set" into the tag comparison): a RETAIN-only candidate of
+// generation 0 naming a slot that was never published, at a distance inside
+// the window, must not count as tracked - R[t] stays empty, nothing is removed.
+TEST(WindowReducer, RetainOnlyCandidateOfAnUnpublishedSlotSetsNoBit) {
+  for (WindowKernel kernel : {WindowKernel::Auto, WindowKernel::Portable}) {
+    window_reducer<64> r({.rings = 1, .slots_per_ring = 16, .initial_seq = 5, .kernel = kernel});
+    const std::vector<Candidate> c{{make_task_id(0, 3), 0, kRetain, DepSource::TensorMap},
+                                   {make_task_id(0, 4), 0, kWait, DepSource::TensorMap}};
+    FlagSet eff[2];
+    EXPECT_EQ(r.submit_flags(make_task_id(0, 0), 0, c, eff), 0u);
+    EXPECT_EQ(eff[0], kRetain);
+    EXPECT_EQ(eff[1], kWait);
+    const auto reach = r.published(make_task_id(0, 0), 0);
+    ASSERT_TRUE(reach.has_value());
+    EXPECT_TRUE(reach->none()) << to_string(kernel) << " kernel set bits for unpublished producers";
+  }
+}
+
+// An out-of-range producer in the third step of eight throws, naming it,
+// before anything is written or published.
+TEST(WindowReducer, SubmitFlagsOutOfRangeProducerLateInTheListThrowsFirst) {
+  for (WindowKernel kernel : {WindowKernel::Auto, WindowKernel::Portable}) {
+    window_reducer<256> r({.rings = 2, .slots_per_ring = 8, .kernel = kernel});
+    r.submit_flags(make_task_id(0, 0), 0, {}, {});
+    std::vector<Candidate> c(20, Candidate{make_task_id(0, 0), 0});
+    c[17].producer = make_task_id(1, 9); // slot 9 of 8
+    c[19].producer = make_task_id(2, 0); // ring 2 of 2: later, not reported
+    std::vector<FlagSet> eff(20, FlagSet::retain());
+    try {
+      r.submit_flags(make_task_id(0, 1), 0, c, eff);
+      ADD_FAILURE() << "no throw";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("ring 1, slot 9"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(eff, std::vector<FlagSet>(20, FlagSet::retain()));
+    EXPECT_EQ(r.next_seq(), 1u);
+    EXPECT_FALSE(r.published(make_task_id(0, 1), 0).has_value());
+  }
+}
+
 } // namespace

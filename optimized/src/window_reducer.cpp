@@ -25,6 +25,8 @@ std::string to_string(SourceSet sources) {
   return out;
 }
 
+std::string to_string(WindowKernel kernel) { return kernel == WindowKernel::Auto ? "auto" : "portable"; }
+
 std::string to_string(WindowMode mode) { return mode == WindowMode::Global ? "global" : "same-ring"; }
 
 std::optional<WindowMode> parse_window_mode(std::string_view text) {

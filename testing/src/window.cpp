@@ -201,8 +201,10 @@ Graph full_wait_graph(const TaskStream& stream) {
 
 namespace {
 template <unsigned BL>
-std::string flags_difference(const WindowCase& c) {
-  window_reducer<BL> full(c.options), lean(c.options);
+std::string flags_difference(const WindowCase& c, WindowKernel kernel) {
+  WindowOptions lean_options = c.options;
+  lean_options.kernel = kernel;
+  window_reducer<BL> full(c.options), lean(lean_options);
   std::vector<WindowEdge> edges;
   std::vector<FlagSet> eff;
   for (std::size_t i = 0; i < c.stream.size(); ++i) {
@@ -220,7 +222,8 @@ std::string flags_difference(const WindowCase& c) {
       expect_removed += want != cand.flags;
       if (eff[j] != want) {
         std::ostringstream s;
-        s << "BL=" << BL << " task " << i << " candidate " << j << ": submit_flags gave '" << to_string(eff[j])
+        s << "BL=" << BL << " task " << i << " candidate " << j << ": submit_flags (" << lean.kernel_name()
+          << " kernel) gave '" << to_string(eff[j])
           << "', submit implies '" << to_string(want) << "'";
         return s.str();
       }
@@ -237,12 +240,17 @@ std::string flags_difference(const WindowCase& c) {
 
 std::string submit_flags_difference(unsigned bl, const WindowCase& c) {
   try {
-    switch (bl) {
-    case 64: return flags_difference<64>(c);
-    case 128: return flags_difference<128>(c);
-    case 256: return flags_difference<256>(c);
-    default: throw std::invalid_argument("window size must be 64, 128 or 256, not " + std::to_string(bl));
+    for (WindowKernel kernel : {WindowKernel::Auto, WindowKernel::Portable}) {
+      std::string diff;
+      switch (bl) {
+      case 64: diff = flags_difference<64>(c, kernel); break;
+      case 128: diff = flags_difference<128>(c, kernel); break;
+      case 256: diff = flags_difference<256>(c, kernel); break;
+      default: throw std::invalid_argument("window size must be 64, 128 or 256, not " + std::to_string(bl));
+      }
+      if (!diff.empty()) return diff;
     }
+    return "";
   } catch (const InputError& e) {
     throw InputError("<stream>", 0, e.problem());
   }

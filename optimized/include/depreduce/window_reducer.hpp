@@ -141,8 +141,23 @@ std::string to_string(WindowMode mode);
 /// Parses "global" / "same-ring" (also "same_ring"); std::nullopt otherwise.
 std::optional<WindowMode> parse_window_mode(std::string_view text);
 
+/// Which loop window_reducer::submit_flags() runs. Both give identical
+/// results (tests and fuzz_window_diff compare them with submit()).
+enum class WindowKernel : std::uint8_t {
+  /// The AVX-512 kernel (eight candidates per step) when the library was
+  /// built for x86-64 by GCC or Clang and the CPU and OS support AVX-512F
+  /// and BMI2, for tasks of at most 64 candidates; the portable loop otherwise.
+  Auto,
+  /// The portable loop (standard C++, one candidate per step) always.
+  Portable,
+};
+
+/// "auto" or "portable".
+std::string to_string(WindowKernel kernel);
+
 /// Geometry and behaviour of a reducer. Defaults: the runtime's four rings of
-/// 16,384 slots, a 64-bit submit sequence starting at 0, global mode.
+/// 16,384 slots, a 64-bit submit sequence starting at 0, global mode, the
+/// fastest kernel the CPU supports.
 struct WindowOptions {
   std::uint32_t rings = 4;             ///< Ring count, >= 1.
   std::uint32_t slots_per_ring = 16384; ///< Slots per ring, >= 1.
@@ -152,6 +167,7 @@ struct WindowOptions {
   /// just before a wrap.
   std::uint64_t initial_seq = 0;
   WindowMode mode = WindowMode::Global;
+  WindowKernel kernel = WindowKernel::Auto;
   friend bool operator==(const WindowOptions&, const WindowOptions&) = default;
 };
 
@@ -250,6 +266,39 @@ namespace window_detail {
 [[noreturn]] void throw_republished(TaskId id, Generation generation);
 [[noreturn]] void throw_short_output(const char* function, std::size_t candidates, std::size_t room,
                                      const char* what);
+
+/// What the AVX-512 submit_flags kernel reads of a reducer (window_kernel_avx512.cpp).
+struct KernelSlots {
+  /// Slot i at words + i * (BL/64 + 2): its bitmap's BL/64 words, its
+  /// sequence, its tag (published bit 32 | generation; 0 = never published).
+  const std::uint64_t* words;
+  std::uint32_t rings;
+  std::uint32_t slots_per_ring;
+  std::uint64_t seq;  ///< The submitting task's sequence.
+  std::uint64_t mask; ///< 2^seq_width - 1.
+  std::uint32_t own_ring;
+};
+/// The kernel takes tasks of at most this many candidates.
+inline constexpr std::size_t kVectorKernelMaxCandidates = 64;
+/// True if this build has the AVX-512 kernel and the CPU and OS support it
+/// (AVX-512F and BMI2). Checked once; cost O(1) after the first call.
+bool avx512_kernel_available() noexcept;
+/// submit_flags() on \p k <= 64 candidates, eight per step: writes
+/// effective[0 .. k), R[t] = direct | via to \p reach_out (BL/64 words) and
+/// returns how many candidates lost WAIT; publishes nothing. \throws
+/// InputError (throw_range, the first offending candidate) before writing
+/// anything if a producer is out of range. Only called when
+/// avx512_kernel_available().
+template <unsigned BL, bool SameRing>
+std::size_t flags_avx512(const KernelSlots& slots, const Candidate* candidates, std::size_t k, FlagSet* effective,
+                         std::uint64_t* reach_out);
+/// True where Candidate's generation, flags and source are one little-endian
+/// word at byte 8 (what the kernel and candidate_meta() load in one go).
+inline constexpr bool kCandidateWordLayout = std::endian::native == std::endian::little &&
+                                             offsetof(Candidate, generation) == 8 &&
+                                             offsetof(Candidate, flags) == 12 && offsetof(Candidate, source) == 13 &&
+                                             sizeof(FlagSet) == 1 && sizeof(DepSource) == 1 &&
+                                             sizeof(Candidate) == 16;
 
 /// \p out = \p src moved \p d bits towards the high end, for bitmaps of \p K
 /// 64-bit words (bit i in word i/64, bit i%64) and 0 <= d < 64*K; bits pushed
@@ -386,7 +435,9 @@ public:
       : options_((validate_window_options(options), options)),
         mask_(options.seq_width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << options.seq_width) - 1),
         next_seq_(options.initial_seq),
-        slots_(static_cast<std::size_t>(options.rings) * options.slots_per_ring) {}
+        slots_(static_cast<std::size_t>(options.rings) * options.slots_per_ring),
+        vector_kernel_(options.kernel == WindowKernel::Auto && window_detail::kCandidateWordLayout &&
+                       window_detail::avx512_kernel_available()) {}
 
   /// Submits task \p task (generation \p generation) with its dependency
   /// \p candidates (any order, duplicates allowed) and writes the verdicts to
@@ -504,6 +555,9 @@ public:
 
   /// The submit sequence the next submit() will get (mod 2^seq_width).
   std::uint64_t next_seq() const noexcept { return next_seq_; }
+  /// The loop submit_flags() runs: "avx512" (tasks of at most 64 candidates;
+  /// larger ones take the portable loop) or "portable" (WindowKernel).
+  const char* kernel_name() const noexcept { return vector_kernel_ ? "avx512" : "portable"; }
   /// The options the reducer was built with.
   const WindowOptions& options() const noexcept { return options_; }
   /// Bytes of side storage per slot (bitmap + sequence + generation + mark).
@@ -525,6 +579,9 @@ private:
     /// generation; 0 = never published), so that one compare validates.
     std::uint64_t tag = 0;
   };
+  static_assert(sizeof(Slot) == (kWords + 2) * 8 && offsetof(Slot, seq) == kWords * 8 &&
+                    offsetof(Slot, tag) == (kWords + 1) * 8,
+                "window_detail::KernelSlots reads a slot as BL/64 + 2 words");
 
   /// The small fields of a candidate or verdict in one word, so that table
   /// and scratch entries are written with two or three stores: generation
@@ -534,9 +591,7 @@ private:
   /// On little-endian targets with Candidate's usual layout this is one
   /// 8-byte load (generation, flags, source, 2 padding bytes masked off).
   static std::uint64_t candidate_meta(const Candidate& c) noexcept {
-    if constexpr (std::endian::native == std::endian::little && offsetof(Candidate, generation) == 8 &&
-                  offsetof(Candidate, flags) == 12 && offsetof(Candidate, source) == 13 &&
-                  sizeof(FlagSet) == 1 && sizeof(DepSource) == 1 && sizeof(Candidate) == 16) {
+    if constexpr (window_detail::kCandidateWordLayout) {
       std::uint64_t w;
       std::memcpy(&w, reinterpret_cast<const unsigned char*>(&c) + 8, sizeof w);
       return w & 0xffff'ffff'ffffu;
@@ -664,6 +719,15 @@ private:
     next_seq_ = (next_seq_ + 1) & mask_;
   }
 
+  /// Writes R[t] (\p reach, kWords words) into slot \p self and consumes the sequence.
+  void publish_words(std::size_t self, Generation generation, const std::uint64_t* reach) noexcept {
+    Slot& mine = slots_[self];
+    for (unsigned j = 0; j < kWords; ++j) mine.reach.words_[j] = reach[j];
+    mine.seq = next_seq_;
+    mine.tag = kPublished | generation;
+    next_seq_ = (next_seq_ + 1) & mask_;
+  }
+
   /// The slot of a candidate's producer; throws InputError (the only branch
   /// of the candidate loops) if its ring or slot is outside the configuration.
   const Slot& producer_slot(TaskId producer) const {
@@ -686,6 +750,7 @@ private:
   std::vector<Work> scratch_;                 // submit: far (d > BL) and stale candidates
   std::vector<std::uint64_t> tracked_;        // submit_flags: per candidate, see flags_impl
   std::vector<Near> near_ = std::vector<Near>(BL + 1);
+  bool vector_kernel_;                        // submit_flags: the AVX-512 kernel (kernel_name())
 };
 
 // Both hot loops resolve each raw candidate the same way, without a branch
@@ -830,6 +895,14 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
   const std::uint32_t own_ring = task_ring(task);
   const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
+  if (vector_kernel_ && k <= window_detail::kVectorKernelMaxCandidates) {
+    const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()), options_.rings,
+                                          options_.slots_per_ring, seq, mask, own_ring};
+    std::uint64_t reach[kWords];
+    const std::size_t removed = window_detail::flags_avx512<BL, SameRing>(view, cand, k, effective, reach);
+    publish_words(self, generation, reach);
+    return removed;
+  }
   if (tracked_.size() < k) tracked_.resize(k);
   std::uint64_t* const tr = tracked_.data();
 

@@ -101,6 +101,8 @@ Graph full_wait_graph(const TaskStream& stream);
 /// candidate's effective flags are its own flags minus WAIT exactly when
 /// submit() removed WAIT from its producer, the removal counts match, and both
 /// publish the same bitmaps - or a description of the first disagreement.
+/// Runs submit_flags with each kernel (WindowKernel::Auto, which is the
+/// AVX-512 one where the CPU has it, and WindowKernel::Portable).
 /// \throws InputError if the stream is invalid (as run_window()).
 std::string submit_flags_difference(unsigned bl, const WindowCase& c);
 

@@ -1,0 +1,214 @@
+//===- window_kernel_avx512.cpp - submit_flags, eight candidates a step ---===//
+///
+/// \file
+/// The AVX-512 form of window_reducer<BL>::submit_flags (declared in
+/// depreduce/window_reducer.hpp, window_detail::flags_avx512): the same two
+/// passes as the portable loop, over eight candidates per step in the lanes
+/// of a 512-bit register instead of one.
+///
+/// Pass 1, per step of eight: masked loads of the candidates (lanes past k
+/// read nothing), range check, slot index, three (BL = 64) to six (BL = 256)
+/// gathers of the producers' slot words, the validity test of the portable
+/// loop (x == 0 below), and the union of the shifted bitmaps under that
+/// mask. Pass 2: one bit test per lane against the finished `via`, the
+/// effective flags stored as bytes under the lane mask (nothing past k is
+/// written). Results are identical to the portable loop: tests and the
+/// fuzzers compare both kernels with submit().
+///
+/// Compiled with function-level target attributes, so the rest of the
+/// library needs no -mavx512f; window_reducer calls it only when
+/// avx512_kernel_available() (CPU and OS support, checked once). Other
+/// compilers and architectures get a stub that is never called.
+//===----------------------------------------------------------------------===//
+#include "depreduce/window_reducer.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(DEPREDUCE_NO_AVX512)
+#define DEPREDUCE_AVX512_KERNEL 1
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12's AVX-512 intrinsics start their results from _mm512_undefined_*(),
+// which -Wmaybe-uninitialized reports inside the intrinsic headers.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#endif
+
+namespace depreduce::window_detail {
+
+#if DEPREDUCE_AVX512_KERNEL
+
+bool avx512_kernel_available() noexcept {
+  static const bool available = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("bmi2") != 0;
+  }();
+  return available;
+}
+
+namespace {
+
+constexpr unsigned kMaxSteps = kVectorKernelMaxCandidates / 8;
+
+/// Slot words of each lane's producer: word \p j of the slot at \p idx
+/// (already multiplied by the slot stride).
+__attribute__((target("avx512f,bmi2"))) inline __m512i gather_word(const std::uint64_t* base, __m512i idx,
+                                                               unsigned j) {
+  return _mm512_i64gather_epi64(idx, static_cast<const void*>(base + j), 8);
+}
+
+template <unsigned BL, bool SameRing>
+__attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlots& s, const Candidate* c,
+                                                             std::size_t k, FlagSet* effective,
+                                                             std::uint64_t* reach_out) {
+  constexpr unsigned K = BL / 64;
+  constexpr unsigned kStride = K + 2; // reach words, seq, tag
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi64(1);
+  const __m512i rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.rings) - 1);
+  const __m512i slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring) - 1);
+  const __m512i spr = _mm512_set1_epi64(s.slots_per_ring);
+  const __m512i seq = _mm512_set1_epi64(static_cast<long long>(s.seq));
+  const __m512i seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
+  const __m512i low32 = _mm512_set1_epi64(0xffff'ffffLL);
+  const __m512i published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
+  const __m512i wait_bit = _mm512_set1_epi64(0x1'0000'0000LL);  // WAIT in a candidate's meta word
+  const __m512i own_ring = _mm512_set1_epi64(s.own_ring);
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+  const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+
+  __m512i via[K], direct[K];
+  for (unsigned j = 0; j < K; ++j) via[j] = direct[j] = zero;
+  __m512i meta_of[kMaxSteps], d1_of[kMaxSteps]; // d1 (one word: the lane's bit)
+  __mmask8 on_of[kMaxSteps];
+  __mmask8 bad = 0;
+
+  const unsigned steps = static_cast<unsigned>((k + 7) / 8);
+  for (unsigned g = 0; g < steps; ++g) {
+    const std::size_t left = k - std::size_t{8} * g;
+    // Two loads of four 16-byte candidates: lanes hold producer, meta, producer, meta, ...
+    const auto lanes = static_cast<__mmask8>(_bzhi_u32(0xffu, static_cast<unsigned>(left >= 8 ? 8 : left)));
+    const auto mask16 = _bzhi_u32(0xffffu, static_cast<unsigned>(left >= 8 ? 16 : 2 * left));
+    const __m512i lo = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(mask16), c + 8 * g);
+    const __m512i hi = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(mask16 >> 8), c + 8 * g + 4);
+    const __m512i producer = _mm512_permutex2var_epi64(lo, even, hi);
+    const __m512i meta = _mm512_permutex2var_epi64(lo, odd, hi);
+
+    const __m512i ring = _mm512_srli_epi64(producer, 32);
+    const __m512i slot = _mm512_and_si512(producer, low32);
+    const __mmask8 out_of_range =
+        _mm512_cmpgt_epu64_mask(ring, rings_m1) | _mm512_cmpgt_epu64_mask(slot, slots_m1);
+    bad |= out_of_range;
+    // An out-of-range lane (and a lane past k: producer 0) reads slot 0, harmlessly.
+    __m512i idx = _mm512_maskz_add_epi64(static_cast<__mmask8>(~out_of_range), _mm512_mul_epu32(ring, spr), slot);
+    if constexpr (kStride == 3) idx = _mm512_add_epi64(idx, _mm512_add_epi64(idx, idx));
+    else if constexpr (kStride == 4) idx = _mm512_slli_epi64(idx, 2);
+    else idx = _mm512_slli_epi64(_mm512_add_epi64(idx, _mm512_add_epi64(idx, idx)), 1);
+
+    const __m512i slot_seq = gather_word(s.words, idx, K);
+    const __m512i tag = gather_word(s.words, idx, K + 1);
+    // d1 = d - 1; tracked WAIT <=> a lane in use with WAIT, tag == published |
+    // generation, 1 <= d <= BL (d1 < BL, which also rejects d = 0), and the
+    // consumer's ring if asked: x == 0.
+    const __m512i d1 = _mm512_sub_epi64(_mm512_and_si512(_mm512_sub_epi64(seq, slot_seq), seq_mask), one);
+    __m512i x = _mm512_or_si512(_mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(meta, low32), published), tag),
+                                _mm512_srli_epi64(d1, std::countr_zero(BL)));
+    if constexpr (SameRing) x = _mm512_or_si512(x, _mm512_xor_si512(ring, own_ring));
+    const __mmask8 on = _mm512_mask_cmpeq_epi64_mask(_mm512_mask_test_epi64_mask(lanes, meta, wait_bit), x, zero);
+
+    if constexpr (K == 1) {
+      // (R << 1) << d1 == R << d, and 0 for d = 64.
+      const __m512i reach = gather_word(s.words, idx, 0);
+      via[0] = _mm512_mask_or_epi64(via[0], on, via[0], _mm512_sllv_epi64(_mm512_add_epi64(reach, reach), d1));
+      const __m512i bit = _mm512_maskz_sllv_epi64(on, one, d1); // the lane's own bit, 0 if not tracked
+      direct[0] = _mm512_or_si512(direct[0], bit);
+      d1_of[g] = bit; // one word: pass 2 tests this bit against via
+    } else {
+      // R << d for d = 64q + r: word j takes (R[j-q] << r) | (R[j-q-1] >> (64-r))
+      // (a count of 64 gives 0); q = K (d = BL) contributes nothing.
+      const __m512i d = _mm512_add_epi64(d1, one);
+      const __m512i q = _mm512_srli_epi64(d, 6);
+      const __m512i r = _mm512_and_si512(d, _mm512_set1_epi64(63));
+      const __m512i rc = _mm512_sub_epi64(_mm512_set1_epi64(64), r);
+      __m512i moved[K]; // moved[i] = word i of R, shifted by r, with the carry of word i-1
+      __m512i below = zero;
+      for (unsigned i = 0; i < K; ++i) {
+        const __m512i w = gather_word(s.words, idx, i);
+        moved[i] = _mm512_or_si512(_mm512_sllv_epi64(w, r), _mm512_srlv_epi64(below, rc));
+        below = w;
+      }
+      for (unsigned sh = 0; sh < K; ++sh) {
+        const __mmask8 take = on & _mm512_cmpeq_epi64_mask(q, _mm512_set1_epi64(sh));
+        for (unsigned j = sh; j < K; ++j) via[j] = _mm512_mask_or_epi64(via[j], take, via[j], moved[j - sh]);
+      }
+      const __m512i q1 = _mm512_srli_epi64(d1, 6);
+      const __m512i bit = _mm512_sllv_epi64(one, _mm512_and_si512(d1, _mm512_set1_epi64(63)));
+      for (unsigned j = 0; j < K; ++j) {
+        const __mmask8 here = on & _mm512_cmpeq_epi64_mask(q1, _mm512_set1_epi64(j));
+        direct[j] = _mm512_mask_or_epi64(direct[j], here, direct[j], bit);
+      }
+    }
+    meta_of[g] = meta;
+    if constexpr (K > 1) d1_of[g] = d1;
+    on_of[g] = on;
+  }
+
+  if (bad != 0) [[unlikely]] { // the first offending candidate, as the portable loop reports it
+    for (std::size_t i = 0; i < k; ++i)
+      if (task_ring(c[i].producer) >= s.rings || task_slot(c[i].producer) >= s.slots_per_ring)
+        throw_range("producer", c[i].producer, s.rings, s.slots_per_ring);
+  }
+
+  // Pass 2: lane loses WAIT iff it is tracked WAIT and bit d1 of via is set.
+  // Lane j: word j of via (one word: via in every lane). Built in registers,
+  // not through memory: a 64-byte load of eight 8-byte stores stalls.
+  __m512i via_vec = zero;
+  for (unsigned j = 0; j < K; ++j) {
+    const auto word = static_cast<long long>(_mm512_reduce_or_epi64(via[j]));
+    via_vec = K == 1 ? _mm512_set1_epi64(word) : _mm512_mask_set1_epi64(via_vec, static_cast<__mmask8>(1u << j), word);
+    reach_out[j] = static_cast<std::uint64_t>(word) | static_cast<std::uint64_t>(_mm512_reduce_or_epi64(direct[j]));
+  }
+  std::size_t removed = 0;
+  for (unsigned g = 0; g < steps; ++g) {
+    const std::size_t left = k - std::size_t{8} * g;
+    const auto lanes = static_cast<__mmask8>(_bzhi_u32(0xffu, static_cast<unsigned>(left >= 8 ? 8 : left)));
+    __mmask8 lose;
+    if constexpr (K == 1) {
+      lose = _mm512_test_epi64_mask(d1_of[g], via_vec); // via_vec: via in every lane
+    } else {
+      const __m512i word = _mm512_permutexvar_epi64(_mm512_srli_epi64(d1_of[g], 6), via_vec);
+      const __m512i shifted = _mm512_srlv_epi64(word, _mm512_and_si512(d1_of[g], _mm512_set1_epi64(63)));
+      lose = on_of[g] & _mm512_test_epi64_mask(shifted, one);
+    }
+    const __m512i flags = _mm512_srli_epi64(meta_of[g], 32); // low byte: the flag bits
+    _mm512_mask_cvtepi64_storeu_epi8(effective + 8 * g, lanes, _mm512_mask_xor_epi64(flags, lose, flags, one));
+    removed += static_cast<std::size_t>(__builtin_popcount(lose));
+  }
+  return removed;
+}
+
+} // namespace
+
+template <unsigned BL, bool SameRing>
+std::size_t flags_avx512(const KernelSlots& s, const Candidate* c, std::size_t k, FlagSet* effective,
+                         std::uint64_t* reach_out) {
+  return flags_kernel<BL, SameRing>(s, c, k, effective, reach_out);
+}
+
+#else // no AVX-512 kernel in this build: never called (avx512_kernel_available() is false)
+
+bool avx512_kernel_available() noexcept { return false; }
+
+template <unsigned BL, bool SameRing>
+std::size_t flags_avx512(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*) {
+  return 0;
+}
+
+#endif
+
+template std::size_t flags_avx512<64, false>(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*);
+template std::size_t flags_avx512<64, true>(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*);
+template std::size_t flags_avx512<128, false>(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*);
+template std::size_t flags_avx512<128, true>(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*);
+template std::size_t flags_avx512<256, false>(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*);
+template std::size_t flags_avx512<256, true>(const KernelSlots&, const Candidate*, std::size_t, FlagSet*, std::uint64_t*);
+
+} // namespace depreduce::window_detail
