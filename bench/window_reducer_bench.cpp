@@ -19,9 +19,12 @@
 ///    form submit_flags (one FlagSet per raw candidate, no canonical order).
 ///  - BM_WindowStreamRead: reading the 10^6-task stream's candidates, nothing
 ///    else - the floor under the four benchmarks above.
-///  - BM_WindowSubmitFlagsHot<BL>: submit_flags with the candidates in cache,
-///    as in a runtime: 10^6 submits from a 4,096-task block replayed with
-///    shifted generations.
+///  - BM_WindowSubmitFlagsHot<BL>/auto|portable: submit_flags with the
+///    candidates in cache, as in a runtime: 10^6 submits from a 4,096-task
+///    block replayed with shifted generations; "auto" runs the AVX-512
+///    kernel where the CPU has it (the label says which ran), "portable"
+///    the portable loop.
+///  - BM_WindowSubmitFlags<BL> also runs the kernel WindowKernel::Auto picks.
 ///  - BM_WindowRun/<impl>/<BL>: run_window over 2,000 tasks for every
 ///    implementation of testing::window_impls() (optimized vs the oracle).
 /// Counter ns_per_task = wall time per submitted task.
@@ -161,6 +164,7 @@ void BM_WindowSubmitFlags(benchmark::State& state) {
     benchmark::DoNotOptimize(removed);
   }
   set_counters(state, c.stream.size(), c.stream);
+  state.SetLabel(window_reducer<BL>(c.options).kernel_name());
 }
 
 /// The floor of every 10^6-task benchmark above: reading the stream's
@@ -185,6 +189,8 @@ void BM_WindowStreamRead(benchmark::State& state) {
 template <unsigned BL>
 void BM_WindowSubmitFlagsHot(benchmark::State& state) {
   static const testing::WindowCase c = testing::random_stream(7, bench_params(4096));
+  WindowOptions o = c.options;
+  o.kernel = state.range(0) == 0 ? WindowKernel::Auto : WindowKernel::Portable;
   constexpr int kReplays = 244; // 244 * 4,096 = 999,424 submits
   std::vector<Candidate> flat;
   std::vector<std::uint32_t> begin{0};
@@ -196,7 +202,7 @@ void BM_WindowSubmitFlagsHot(benchmark::State& state) {
   std::size_t removed = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    window_reducer<BL> r(c.options);
+    window_reducer<BL> r(o);
     std::vector<Candidate> cand = flat;
     state.ResumeTiming();
     for (int k = 0; k < kReplays; ++k) {
@@ -212,6 +218,7 @@ void BM_WindowSubmitFlagsHot(benchmark::State& state) {
     benchmark::DoNotOptimize(removed);
   }
   set_counters(state, c.stream.size() * kReplays, c.stream);
+  state.SetLabel(window_reducer<BL>(o).kernel_name());
 }
 
 void BM_WindowRun(benchmark::State& state) {
@@ -236,9 +243,9 @@ BENCHMARK(BM_WindowSubmitFlags<64>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<128>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowSubmitFlags<256>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowStreamRead)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_WindowSubmitFlagsHot<64>)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_WindowSubmitFlagsHot<128>)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_WindowSubmitFlagsHot<256>)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlagsHot<64>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlagsHot<128>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WindowSubmitFlagsHot<256>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_WindowRun)->ArgsProduct({{0, 1}, {64, 256}})->Unit(benchmark::kMillisecond);
 
 } // namespace

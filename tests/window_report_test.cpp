@@ -78,6 +78,8 @@ TEST_F(WindowReportCli, CrossRingTraceGlobalJson) {
     EXPECT_EQ(w["window_misses"], 0);
     EXPECT_EQ(w["false_removals"], 0);
     EXPECT_TRUE(w["ns_per_task"].is_null());
+    EXPECT_TRUE(w["flags_ns_per_task"].is_null());
+    EXPECT_TRUE(w["kernel"].is_null());
   }
 }
 
@@ -137,7 +139,9 @@ TEST_F(WindowReportCli, TextReportAndPlot) {
   EXPECT_NE(r.out.find("BL=256"), std::string::npos);
   EXPECT_EQ(r.out.find("BL=128"), std::string::npos);
   EXPECT_NE(r.out.find("WAIT|RETAIN -> RETAIN"), std::string::npos);
-  EXPECT_NE(r.out.find("reducer time per task (ns)"), std::string::npos);
+  EXPECT_NE(r.out.find("reducer time per task (ns), submit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hot path submit_flags (ns)"), std::string::npos);
+  EXPECT_TRUE(r.out.find("avx512") != std::string::npos || r.out.find("portable") != std::string::npos) << r.out;
   const std::string plot = slurp(svg);
   EXPECT_EQ(plot.rfind("<svg", 0), 0u) << plot.substr(0, 80);
   EXPECT_NE(plot.find("<polyline"), std::string::npos);

@@ -29,6 +29,7 @@
 // GCC 12's AVX-512 intrinsics start their results from _mm512_undefined_*(),
 // which -Wmaybe-uninitialized reports inside the intrinsic headers.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #endif
 
@@ -85,7 +86,6 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
   for (unsigned g = 0; g < steps; ++g) {
     const std::size_t left = k - std::size_t{8} * g;
     // Two loads of four 16-byte candidates: lanes hold producer, meta, producer, meta, ...
-    const auto lanes = static_cast<__mmask8>(_bzhi_u32(0xffu, static_cast<unsigned>(left >= 8 ? 8 : left)));
     const auto mask16 = _bzhi_u32(0xffffu, static_cast<unsigned>(left >= 8 ? 16 : 2 * left));
     const __m512i lo = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(mask16), c + 8 * g);
     const __m512i hi = _mm512_maskz_loadu_epi64(static_cast<__mmask8>(mask16 >> 8), c + 8 * g + 4);
@@ -105,14 +105,15 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
 
     const __m512i slot_seq = gather_word(s.words, idx, K);
     const __m512i tag = gather_word(s.words, idx, K + 1);
-    // d1 = d - 1; tracked WAIT <=> a lane in use with WAIT, tag == published |
+    // d1 = d - 1; tracked WAIT <=> WAIT, tag == published |
     // generation, 1 <= d <= BL (d1 < BL, which also rejects d = 0), and the
     // consumer's ring if asked: x == 0.
     const __m512i d1 = _mm512_sub_epi64(_mm512_and_si512(_mm512_sub_epi64(seq, slot_seq), seq_mask), one);
     __m512i x = _mm512_or_si512(_mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(meta, low32), published), tag),
                                 _mm512_srli_epi64(d1, std::countr_zero(BL)));
     if constexpr (SameRing) x = _mm512_or_si512(x, _mm512_xor_si512(ring, own_ring));
-    const __mmask8 on = _mm512_mask_cmpeq_epi64_mask(_mm512_mask_test_epi64_mask(lanes, meta, wait_bit), x, zero);
+    // A lane past k loaded meta = 0: no WAIT, never on.
+    const __mmask8 on = _mm512_mask_cmpeq_epi64_mask(_mm512_test_epi64_mask(meta, wait_bit), x, zero);
 
     if constexpr (K == 1) {
       // (R << 1) << d1 == R << d, and 0 for d = 64.

@@ -529,9 +529,11 @@ public:
   /// Cost: two branch-free passes over the k candidates (range check, slot
   /// look-up, validation, O(BL/64) word operations for the direct bit and the
   /// shifted bitmap; then one bit test each); never allocates once the
-  /// scratch has grown to the largest k. About 610 / 940 / 1,530
-  /// instructions and 2 branch mispredictions (the loop exits) per task of 8
-  /// random candidates for BL = 64 / 128 / 256 (docs/performance.md).
+  /// scratch has grown to the largest k. Kernel (WindowOptions::kernel,
+  /// kernel_name()): with the AVX-512 kernel eight candidates per step, else
+  /// one; in cache, per task of 8 random candidates, about 25 / 37 / 53 ns
+  /// (AVX-512) and 36 / 58 / 93 ns (portable) for BL = 64 / 128 / 256 on a
+  /// 2.6 GHz Sapphire Rapids (docs/performance.md).
   /// \throws InputError as submit(), and if \p effective is shorter than
   ///   \p candidates; on a throw nothing changed and \p effective was not written.
   std::size_t submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
@@ -539,6 +541,8 @@ public:
     const std::size_t self = self_or_throw(task, generation);
     if (effective.size() < candidates.size())
       window_detail::throw_short_output("submit_flags", candidates.size(), effective.size(), "effective flag set(s)");
+    if (vector_kernel_ && candidates.size() <= window_detail::kVectorKernelMaxCandidates)
+      return flags_vector(self, task, generation, candidates, effective.data());
     return options_.mode == WindowMode::SameRing ? flags_impl<true>(self, task, generation, candidates, effective.data())
                                                  : flags_impl<false>(self, task, generation, candidates, effective.data());
   }
@@ -739,6 +743,19 @@ private:
   template <bool SameRing>
   std::size_t submit_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
                           WindowEdge* out);
+  /// submit_flags through window_detail::flags_avx512 (k <= 64).
+  std::size_t flags_vector(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                           FlagSet* effective) {
+    const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()), options_.rings,
+                                          options_.slots_per_ring, next_seq_, mask_, task_ring(task)};
+    std::uint64_t reach[kWords];
+    const std::size_t removed =
+        options_.mode == WindowMode::SameRing
+            ? window_detail::flags_avx512<BL, true>(view, candidates.data(), candidates.size(), effective, reach)
+            : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective, reach);
+    publish_words(self, generation, reach);
+    return removed;
+  }
   template <bool SameRing>
   std::size_t flags_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
                          FlagSet* effective);
@@ -895,14 +912,6 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
   const std::uint32_t own_ring = task_ring(task);
   const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
-  if (vector_kernel_ && k <= window_detail::kVectorKernelMaxCandidates) {
-    const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()), options_.rings,
-                                          options_.slots_per_ring, seq, mask, own_ring};
-    std::uint64_t reach[kWords];
-    const std::size_t removed = window_detail::flags_avx512<BL, SameRing>(view, cand, k, effective, reach);
-    publish_words(self, generation, reach);
-    return removed;
-  }
   if (tracked_.size() < k) tracked_.resize(k);
   std::uint64_t* const tr = tracked_.data();
 
