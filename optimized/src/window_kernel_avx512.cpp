@@ -49,41 +49,50 @@ namespace {
 
 constexpr unsigned kMaxSteps = kVectorKernelMaxCandidates / 8;
 
-/// Slot words of each lane's producer: word \p j of the slot at \p idx
-/// (already multiplied by the slot stride).
-__attribute__((target("avx512f,bmi2"))) inline __m512i gather_word(const std::uint64_t* base, __m512i idx,
-                                                               unsigned j) {
-  return _mm512_i64gather_epi64(idx, static_cast<const void*>(base + j), 8);
-}
 
+#define DEPREDUCE_KERNEL_FN __attribute__((target("avx512f,bmi2"), always_inline)) inline
+
+/// One submit_flags call. GCC does not give lambdas their enclosing
+/// function's target attribute, hence a struct of attributed members.
 template <unsigned BL, bool SameRing>
-__attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlots& s, const Candidate* c,
-                                                             std::size_t k, FlagSet* effective,
-                                                             std::uint64_t* reach_out) {
-  constexpr unsigned K = BL / 64;
-  constexpr unsigned kStride = K + 2; // reach words, seq, tag
-  const __m512i zero = _mm512_setzero_si512();
-  const __m512i one = _mm512_set1_epi64(1);
-  const __m512i rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.rings) - 1);
-  const __m512i slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring) - 1);
-  const __m512i spr = _mm512_set1_epi64(s.slots_per_ring);
-  const __m512i seq = _mm512_set1_epi64(static_cast<long long>(s.seq));
-  const __m512i seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
-  const __m512i low32 = _mm512_set1_epi64(0xffff'ffffLL);
-  const __m512i published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
-  const __m512i wait_bit = _mm512_set1_epi64(0x1'0000'0000LL);  // WAIT in a candidate's meta word
-  const __m512i own_ring = _mm512_set1_epi64(s.own_ring);
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
-  const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+struct FlagsKernel {
+  static constexpr unsigned K = BL / 64;
+  static constexpr unsigned kStride = K + 2; // reach words, seq, tag
 
+  /// One step of eight candidates, as pass 2 needs it.
+  struct Step {
+    __m512i meta; // candidate meta words (flags in bits 32-39)
+    __m512i d1;   // d - 1 per lane; one word: the lane's own bit (0 if not tracked)
+    __mmask8 on;  // tracked WAIT lanes
+  };
+
+  const KernelSlots& s;
+  const Candidate* c;
+  std::size_t k;
+  __m512i zero, one, rings_m1, slots_m1, spr, seq, seq_mask, low32, published, wait_bit, own_ring, even, odd;
   __m512i via[K], direct[K];
-  for (unsigned j = 0; j < K; ++j) via[j] = direct[j] = zero;
-  __m512i meta_of[kMaxSteps], d1_of[kMaxSteps]; // d1 (one word: the lane's bit)
-  __mmask8 on_of[kMaxSteps];
   __mmask8 bad = 0;
 
-  const unsigned steps = static_cast<unsigned>((k + 7) / 8);
-  for (unsigned g = 0; g < steps; ++g) {
+  DEPREDUCE_KERNEL_FN FlagsKernel(const KernelSlots& slots, const Candidate* candidates, std::size_t count)
+      : s(slots), c(candidates), k(count) {
+    zero = _mm512_setzero_si512();
+    one = _mm512_set1_epi64(1);
+    rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.rings) - 1);
+    slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring) - 1);
+    spr = _mm512_set1_epi64(s.slots_per_ring);
+    seq = _mm512_set1_epi64(static_cast<long long>(s.seq));
+    seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
+    low32 = _mm512_set1_epi64(0xffff'ffffLL);
+    published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
+    wait_bit = _mm512_set1_epi64(0x1'0000'0000LL);  // WAIT in a candidate's meta word
+    own_ring = _mm512_set1_epi64(s.own_ring);
+    even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    for (unsigned j = 0; j < K; ++j) via[j] = direct[j] = zero;
+  }
+
+  /// Pass 1 over candidates 8g .. 8g+7 (those below k).
+  DEPREDUCE_KERNEL_FN Step step(unsigned g) {
     const std::size_t left = k - std::size_t{8} * g;
     // Two loads of four 16-byte candidates: lanes hold producer, meta, producer, meta, ...
     const auto mask16 = _bzhi_u32(0xffffu, static_cast<unsigned>(left >= 8 ? 16 : 2 * left));
@@ -97,31 +106,32 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
     const __mmask8 out_of_range =
         _mm512_cmpgt_epu64_mask(ring, rings_m1) | _mm512_cmpgt_epu64_mask(slot, slots_m1);
     bad |= out_of_range;
-    // An out-of-range lane (and a lane past k: producer 0) reads slot 0, harmlessly.
-    __m512i idx = _mm512_maskz_add_epi64(static_cast<__mmask8>(~out_of_range), _mm512_mul_epu32(ring, spr), slot);
+    // Lanes that can count: WAIT (a lane past k loaded meta = 0) and in range.
+    // The others load nothing.
+    const __mmask8 wait = static_cast<__mmask8>(_mm512_test_epi64_mask(meta, wait_bit) & ~out_of_range);
+    __m512i idx = _mm512_add_epi64(_mm512_mul_epu32(ring, spr), slot);
     if constexpr (kStride == 3) idx = _mm512_add_epi64(idx, _mm512_add_epi64(idx, idx));
     else if constexpr (kStride == 4) idx = _mm512_slli_epi64(idx, 2);
     else idx = _mm512_slli_epi64(_mm512_add_epi64(idx, _mm512_add_epi64(idx, idx)), 1);
 
-    const __m512i slot_seq = gather_word(s.words, idx, K);
-    const __m512i tag = gather_word(s.words, idx, K + 1);
-    // d1 = d - 1; tracked WAIT <=> WAIT, tag == published |
-    // generation, 1 <= d <= BL (d1 < BL, which also rejects d = 0), and the
-    // consumer's ring if asked: x == 0.
+    const __m512i slot_seq = gather(wait, idx, K);
+    const __m512i tag = gather(wait, idx, K + 1);
+    // d1 = d - 1; tracked WAIT <=> WAIT, tag == published | generation,
+    // 1 <= d <= BL (d1 < BL, which also rejects d = 0), and the consumer's
+    // ring if asked: x == 0.
     const __m512i d1 = _mm512_sub_epi64(_mm512_and_si512(_mm512_sub_epi64(seq, slot_seq), seq_mask), one);
     __m512i x = _mm512_or_si512(_mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(meta, low32), published), tag),
                                 _mm512_srli_epi64(d1, std::countr_zero(BL)));
     if constexpr (SameRing) x = _mm512_or_si512(x, _mm512_xor_si512(ring, own_ring));
-    // A lane past k loaded meta = 0: no WAIT, never on.
-    const __mmask8 on = _mm512_mask_cmpeq_epi64_mask(_mm512_test_epi64_mask(meta, wait_bit), x, zero);
+    const __mmask8 on = _mm512_mask_cmpeq_epi64_mask(wait, x, zero);
 
     if constexpr (K == 1) {
       // (R << 1) << d1 == R << d, and 0 for d = 64.
-      const __m512i reach = gather_word(s.words, idx, 0);
+      const __m512i reach = gather(wait, idx, 0);
       via[0] = _mm512_mask_or_epi64(via[0], on, via[0], _mm512_sllv_epi64(_mm512_add_epi64(reach, reach), d1));
-      const __m512i bit = _mm512_maskz_sllv_epi64(on, one, d1); // the lane's own bit, 0 if not tracked
+      const __m512i bit = _mm512_maskz_sllv_epi64(on, one, d1);
       direct[0] = _mm512_or_si512(direct[0], bit);
-      d1_of[g] = bit; // one word: pass 2 tests this bit against via
+      return Step{meta, bit, on};
     } else {
       // R << d for d = 64q + r: word j takes (R[j-q] << r) | (R[j-q-1] >> (64-r))
       // (a count of 64 gives 0); q = K (d = BL) contributes nothing.
@@ -132,7 +142,7 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
       __m512i moved[K]; // moved[i] = word i of R, shifted by r, with the carry of word i-1
       __m512i below = zero;
       for (unsigned i = 0; i < K; ++i) {
-        const __m512i w = gather_word(s.words, idx, i);
+        const __m512i w = gather(wait, idx, i);
         moved[i] = _mm512_or_si512(_mm512_sllv_epi64(w, r), _mm512_srlv_epi64(below, rc));
         below = w;
       }
@@ -146,45 +156,86 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
         const __mmask8 here = on & _mm512_cmpeq_epi64_mask(q1, _mm512_set1_epi64(j));
         direct[j] = _mm512_mask_or_epi64(direct[j], here, direct[j], bit);
       }
+      return Step{meta, d1, on};
     }
-    meta_of[g] = meta;
-    if constexpr (K > 1) d1_of[g] = d1;
-    on_of[g] = on;
   }
 
-  if (bad != 0) [[unlikely]] { // the first offending candidate, as the portable loop reports it
+  /// Word \p j of each lane's producer slot (\p idx: slot index times the
+  /// stride), for the lanes in \p lanes; 0 and no load elsewhere.
+  DEPREDUCE_KERNEL_FN __m512i gather(__mmask8 lanes, __m512i idx, unsigned j) const {
+    return _mm512_mask_i64gather_epi64(zero, lanes, idx, static_cast<const void*>(s.words + j), 8);
+  }
+
+  /// Lane j: word j of via (one word: via in every lane); writes R[t] =
+  /// direct | via to \p reach_out. Built in registers, not through memory:
+  /// a 64-byte load of eight 8-byte stores cannot be forwarded and stalls.
+  DEPREDUCE_KERNEL_FN __m512i finish_bitmaps(std::uint64_t* reach_out) const {
+    if constexpr (K == 1) {
+      // Both ORs in one register: 128-bit blocks [via, via, direct, direct],
+      // then every lane of a block holds its total.
+      __m512i t = _mm512_or_si512(_mm512_shuffle_i64x2(via[0], direct[0], 0x44),  // via 0,1 | direct 0,1
+                                  _mm512_shuffle_i64x2(via[0], direct[0], 0xee)); // via 2,3 | direct 2,3
+      t = _mm512_or_si512(t, _mm512_shuffle_i64x2(t, t, 0xb1));
+      t = _mm512_or_si512(t, _mm512_shuffle_epi32(t, _MM_PERM_BADC));
+      reach_out[0] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm512_castsi512_si128(t)) |
+                                                _mm_cvtsi128_si64(_mm512_extracti32x4_epi32(t, 2)));
+      return _mm512_shuffle_i64x2(t, t, 0x00);
+    } else {
+      __m512i via_vec = zero;
+      for (unsigned j = 0; j < K; ++j) {
+        const auto word = static_cast<long long>(_mm512_reduce_or_epi64(via[j]));
+        via_vec = _mm512_mask_set1_epi64(via_vec, static_cast<__mmask8>(1u << j), word);
+        reach_out[j] = static_cast<std::uint64_t>(word) | static_cast<std::uint64_t>(_mm512_reduce_or_epi64(direct[j]));
+      }
+      return via_vec;
+    }
+  }
+
+  /// Pass 2 over step \p g: a lane loses WAIT iff it is tracked WAIT and bit
+  /// d1 of via is set; stores its effective flags. Returns how many lost WAIT.
+  DEPREDUCE_KERNEL_FN std::size_t verdicts(unsigned g, const Step& st, __m512i via_vec, FlagSet* effective) const {
+    const std::size_t left = k - std::size_t{8} * g;
+    const auto lanes = static_cast<__mmask8>(_bzhi_u32(0xffu, static_cast<unsigned>(left >= 8 ? 8 : left)));
+    __mmask8 lose;
+    if constexpr (K == 1) {
+      lose = _mm512_test_epi64_mask(st.d1, via_vec);
+    } else {
+      const __m512i word = _mm512_permutexvar_epi64(_mm512_srli_epi64(st.d1, 6), via_vec);
+      const __m512i shifted = _mm512_srlv_epi64(word, _mm512_and_si512(st.d1, _mm512_set1_epi64(63)));
+      lose = st.on & _mm512_test_epi64_mask(shifted, one);
+    }
+    const __m512i flags = _mm512_srli_epi64(st.meta, 32); // low byte: the flag bits
+    _mm512_mask_cvtepi64_storeu_epi8(effective + 8 * g, lanes, _mm512_mask_xor_epi64(flags, lose, flags, one));
+    return static_cast<std::size_t>(__builtin_popcount(lose));
+  }
+};
+
+template <unsigned BL, bool SameRing>
+__attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlots& s, const Candidate* c,
+                                                                  std::size_t k, FlagSet* effective,
+                                                                  std::uint64_t* reach_out) {
+  FlagsKernel<BL, SameRing> kernel(s, c, k);
+  // Step 0 always runs (with no lanes when k = 0) and stays in registers;
+  // further steps (k > 8) keep theirs in a small array for pass 2.
+  using Step = typename FlagsKernel<BL, SameRing>::Step;
+  const Step first = kernel.step(0);
+  const unsigned steps = static_cast<unsigned>((k + 7) / 8);
+  Step rest[kMaxSteps - 1];
+  for (unsigned g = 1; g < steps; ++g) rest[g - 1] = kernel.step(g);
+
+  if (kernel.bad != 0) [[unlikely]] { // the first offending candidate, as the portable loop reports it
     for (std::size_t i = 0; i < k; ++i)
       if (task_ring(c[i].producer) >= s.rings || task_slot(c[i].producer) >= s.slots_per_ring)
         throw_range("producer", c[i].producer, s.rings, s.slots_per_ring);
   }
 
-  // Pass 2: lane loses WAIT iff it is tracked WAIT and bit d1 of via is set.
-  // Lane j: word j of via (one word: via in every lane). Built in registers,
-  // not through memory: a 64-byte load of eight 8-byte stores stalls.
-  __m512i via_vec = zero;
-  for (unsigned j = 0; j < K; ++j) {
-    const auto word = static_cast<long long>(_mm512_reduce_or_epi64(via[j]));
-    via_vec = K == 1 ? _mm512_set1_epi64(word) : _mm512_mask_set1_epi64(via_vec, static_cast<__mmask8>(1u << j), word);
-    reach_out[j] = static_cast<std::uint64_t>(word) | static_cast<std::uint64_t>(_mm512_reduce_or_epi64(direct[j]));
-  }
-  std::size_t removed = 0;
-  for (unsigned g = 0; g < steps; ++g) {
-    const std::size_t left = k - std::size_t{8} * g;
-    const auto lanes = static_cast<__mmask8>(_bzhi_u32(0xffu, static_cast<unsigned>(left >= 8 ? 8 : left)));
-    __mmask8 lose;
-    if constexpr (K == 1) {
-      lose = _mm512_test_epi64_mask(d1_of[g], via_vec); // via_vec: via in every lane
-    } else {
-      const __m512i word = _mm512_permutexvar_epi64(_mm512_srli_epi64(d1_of[g], 6), via_vec);
-      const __m512i shifted = _mm512_srlv_epi64(word, _mm512_and_si512(d1_of[g], _mm512_set1_epi64(63)));
-      lose = on_of[g] & _mm512_test_epi64_mask(shifted, one);
-    }
-    const __m512i flags = _mm512_srli_epi64(meta_of[g], 32); // low byte: the flag bits
-    _mm512_mask_cvtepi64_storeu_epi8(effective + 8 * g, lanes, _mm512_mask_xor_epi64(flags, lose, flags, one));
-    removed += static_cast<std::size_t>(__builtin_popcount(lose));
-  }
+  const __m512i via_vec = kernel.finish_bitmaps(reach_out);
+  std::size_t removed = kernel.verdicts(0, first, via_vec, effective);
+  for (unsigned g = 1; g < steps; ++g) removed += kernel.verdicts(g, rest[g - 1], via_vec, effective);
   return removed;
 }
+
+#undef DEPREDUCE_KERNEL_FN
 
 } // namespace
 
