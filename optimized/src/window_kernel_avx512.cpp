@@ -77,15 +77,15 @@ struct FlagsKernel {
       : s(slots), c(candidates), k(count) {
     zero = _mm512_setzero_si512();
     one = _mm512_set1_epi64(1);
-    rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.rings) - 1);
-    slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring) - 1);
-    spr = _mm512_set1_epi64(s.slots_per_ring);
+    rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.last_ring));
+    slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.last_slot));
+    spr = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring));
     seq = _mm512_set1_epi64(static_cast<long long>(s.seq));
     seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
     low32 = _mm512_set1_epi64(0xffff'ffffLL);
     published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
     wait_bit = _mm512_set1_epi64(0x1'0000'0000LL);  // WAIT in a candidate's meta word
-    own_ring = _mm512_set1_epi64(s.own_ring);
+    own_ring = _mm512_set1_epi64(static_cast<long long>(s.own_ring));
     even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
     odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
     for (unsigned j = 0; j < K; ++j) via[j] = direct[j] = zero;
@@ -215,10 +215,13 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
                                                                   std::size_t k, FlagSet* effective,
                                                                   std::uint64_t* reach_out) {
   FlagsKernel<BL, SameRing> kernel(s, c, k);
-  // Step 0 always runs (with no lanes when k = 0) and stays in registers;
-  // further steps (k > 8) keep theirs in a small array for pass 2.
+  // Step 0 stays in registers; further steps (k > 8) keep theirs in a small
+  // array for pass 2. No masked access at all when k = 0: the span may be
+  // empty with a null pointer, and a fully masked access to an unmapped page
+  // still costs a microcode assist (about 50 ns per submit, measured).
   using Step = typename FlagsKernel<BL, SameRing>::Step;
-  const Step first = kernel.step(0);
+  Step first{kernel.zero, kernel.zero, 0};
+  if (k != 0) first = kernel.step(0);
   const unsigned steps = static_cast<unsigned>((k + 7) / 8);
   Step rest[kMaxSteps - 1];
   for (unsigned g = 1; g < steps; ++g) rest[g - 1] = kernel.step(g);
@@ -226,11 +229,12 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
   if (kernel.bad != 0) [[unlikely]] { // the first offending candidate, as the portable loop reports it
     for (std::size_t i = 0; i < k; ++i)
       if (task_ring(c[i].producer) >= s.rings || task_slot(c[i].producer) >= s.slots_per_ring)
-        throw_range("producer", c[i].producer, s.rings, s.slots_per_ring);
+        throw_range("producer", c[i].producer, static_cast<std::uint32_t>(s.rings),
+                    static_cast<std::uint32_t>(s.slots_per_ring));
   }
 
   const __m512i via_vec = kernel.finish_bitmaps(reach_out);
-  std::size_t removed = kernel.verdicts(0, first, via_vec, effective);
+  std::size_t removed = k != 0 ? kernel.verdicts(0, first, via_vec, effective) : 0;
   for (unsigned g = 1; g < steps; ++g) removed += kernel.verdicts(g, rest[g - 1], via_vec, effective);
   return removed;
 }

@@ -272,11 +272,15 @@ struct KernelSlots {
   /// Slot i at words + i * (BL/64 + 2): its bitmap's BL/64 words, its
   /// sequence, its tag (published bit 32 | generation; 0 = never published).
   const std::uint64_t* words;
-  std::uint32_t rings;
-  std::uint32_t slots_per_ring;
+  // 64-bit fields, so that the kernel broadcasts them straight from memory
+  // (a load, not a shuffle-port operation).
+  std::uint64_t rings;
+  std::uint64_t slots_per_ring;
   std::uint64_t seq;  ///< The submitting task's sequence.
   std::uint64_t mask; ///< 2^seq_width - 1.
-  std::uint32_t own_ring;
+  std::uint64_t own_ring;
+  std::uint64_t last_ring; ///< rings - 1
+  std::uint64_t last_slot; ///< slots_per_ring - 1
 };
 /// The kernel takes tasks of at most this many candidates.
 inline constexpr std::size_t kVectorKernelMaxCandidates = 64;
@@ -746,8 +750,14 @@ private:
   /// submit_flags through window_detail::flags_avx512 (k <= 64).
   std::size_t flags_vector(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
                            FlagSet* effective) {
-    const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()), options_.rings,
-                                          options_.slots_per_ring, next_seq_, mask_, task_ring(task)};
+    const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()),
+                                          options_.rings,
+                                          options_.slots_per_ring,
+                                          next_seq_,
+                                          mask_,
+                                          task_ring(task),
+                                          options_.rings - 1u,
+                                          options_.slots_per_ring - 1u};
     std::uint64_t reach[kWords];
     const std::size_t removed =
         options_.mode == WindowMode::SameRing
