@@ -787,11 +787,14 @@ TEST(WindowReducer, SideStorageIsSizedPerSlot) {
 // submit_flags has two kernels (WindowKernel): the AVX-512 one, eight
 // candidates per step, where the CPU has it, and the portable loop. Tasks of
 // 0..100 candidates (partial steps, exactly 8 and 64, and > 64, which falls
-// back to the portable loop) over a stream that reuses slots: both kernels
-// give the same effective flags, removal counts and published bitmaps.
+// back to the portable loop) over a stream that reuses slots and crosses the
+// 32- or 64-bit sequence wrap: both kernels give the same effective flags,
+// removal counts and published bitmaps.
 template <unsigned BL>
-void kernels_agree(WindowMode mode) {
-  WindowOptions o{.rings = 3, .slots_per_ring = 97, .mode = mode};
+void kernels_agree(WindowMode mode, unsigned width) {
+  // Start 700 submits before the sequence wraps, so distances cross it.
+  const std::uint64_t top = width == 32 ? 0xffff'ffffu : ~std::uint64_t{0};
+  WindowOptions o{.rings = 3, .slots_per_ring = 97, .seq_width = width, .initial_seq = top - 700, .mode = mode};
   WindowOptions portable = o;
   portable.kernel = WindowKernel::Portable;
   window_reducer<BL> fast(o), plain(portable);
@@ -824,11 +827,12 @@ void kernels_agree(WindowMode mode) {
 }
 
 TEST(WindowReducer, SubmitFlagsKernelsAgreeOnEveryCandidateCount) {
-  for (WindowMode mode : {WindowMode::Global, WindowMode::SameRing}) {
-    kernels_agree<64>(mode);
-    kernels_agree<128>(mode);
-    kernels_agree<256>(mode);
-  }
+  for (WindowMode mode : {WindowMode::Global, WindowMode::SameRing})
+    for (unsigned width : {32u, 64u}) {
+      kernels_agree<64>(mode, width);
+      kernels_agree<128>(mode, width);
+      kernels_agree<256>(mode, width);
+    }
   RecordProperty("kernel", window_reducer<64>().kernel_name());
 }
 

@@ -69,18 +69,19 @@ struct FlagsKernel {
   const KernelSlots& s;
   const Candidate* c;
   std::size_t k;
-  __m512i zero, one, rings_m1, slots_m1, spr, seq, seq_mask, low32, published, wait_bit, own_ring, even, odd;
+  __m512i zero, one, rings_m1, slots_m1, spr, seq_m1, seq_mask, low32, published, wait_bit, own_ring, even, odd;
   __m512i via[K], direct[K];
-  __mmask8 bad = 0;
+  __mmask8 all_in_range = 0xff;
+  bool full_width; // 64-bit sequence: no masking of distances
 
   DEPREDUCE_KERNEL_FN FlagsKernel(const KernelSlots& slots, const Candidate* candidates, std::size_t count)
-      : s(slots), c(candidates), k(count) {
+      : s(slots), c(candidates), k(count), full_width(slots.mask == ~std::uint64_t{0}) {
     zero = _mm512_setzero_si512();
     one = _mm512_set1_epi64(1);
     rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.last_ring));
     slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.last_slot));
     spr = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring));
-    seq = _mm512_set1_epi64(static_cast<long long>(s.seq));
+    seq_m1 = _mm512_set1_epi64(static_cast<long long>(s.seq - 1));
     seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
     low32 = _mm512_set1_epi64(0xffff'ffffLL);
     published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
@@ -103,12 +104,12 @@ struct FlagsKernel {
 
     const __m512i ring = _mm512_srli_epi64(producer, 32);
     const __m512i slot = _mm512_and_si512(producer, low32);
-    const __mmask8 out_of_range =
-        _mm512_cmpgt_epu64_mask(ring, rings_m1) | _mm512_cmpgt_epu64_mask(slot, slots_m1);
-    bad |= out_of_range;
+    // Masks chained through the compares (no mask arithmetic in general registers).
+    const __mmask8 in_range = _mm512_mask_cmple_epu64_mask(_mm512_cmple_epu64_mask(ring, rings_m1), slot, slots_m1);
+    all_in_range &= in_range; // a lane past k (producer 0) is in range
     // Lanes that can count: WAIT (a lane past k loaded meta = 0) and in range.
     // The others load nothing.
-    const __mmask8 wait = static_cast<__mmask8>(_mm512_test_epi64_mask(meta, wait_bit) & ~out_of_range);
+    const __mmask8 wait = _mm512_mask_test_epi64_mask(in_range, meta, wait_bit);
     __m512i idx = _mm512_add_epi64(_mm512_mul_epu32(ring, spr), slot);
     if constexpr (kStride == 3) idx = _mm512_add_epi64(idx, _mm512_add_epi64(idx, idx));
     else if constexpr (kStride == 4) idx = _mm512_slli_epi64(idx, 2);
@@ -119,7 +120,9 @@ struct FlagsKernel {
     // d1 = d - 1; tracked WAIT <=> WAIT, tag == published | generation,
     // 1 <= d <= BL (d1 < BL, which also rejects d = 0), and the consumer's
     // ring if asked: x == 0.
-    const __m512i d1 = _mm512_sub_epi64(_mm512_and_si512(_mm512_sub_epi64(seq, slot_seq), seq_mask), one);
+    // (seq - 1 - s.seq) mod 2^width = d - 1, and 2^width - 1 (never tracked) for d = 0.
+    __m512i d1 = _mm512_sub_epi64(seq_m1, slot_seq);
+    if (!full_width) d1 = _mm512_and_si512(d1, seq_mask);
     __m512i x = _mm512_or_si512(_mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(meta, low32), published), tag),
                                 _mm512_srli_epi64(d1, std::countr_zero(BL)));
     if constexpr (SameRing) x = _mm512_or_si512(x, _mm512_xor_si512(ring, own_ring));
@@ -226,7 +229,7 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
   Step rest[kMaxSteps - 1];
   for (unsigned g = 1; g < steps; ++g) rest[g - 1] = kernel.step(g);
 
-  if (kernel.bad != 0) [[unlikely]] { // the first offending candidate, as the portable loop reports it
+  if (kernel.all_in_range != 0xff) [[unlikely]] { // the first offending candidate, as the portable loop reports it
     for (std::size_t i = 0; i < k; ++i)
       if (task_ring(c[i].producer) >= s.rings || task_slot(c[i].producer) >= s.slots_per_ring)
         throw_range("producer", c[i].producer, static_cast<std::uint32_t>(s.rings),
