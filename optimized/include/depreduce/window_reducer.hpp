@@ -535,9 +535,9 @@ public:
   /// shifted bitmap; then one bit test each); never allocates once the
   /// scratch has grown to the largest k. Kernel (WindowOptions::kernel,
   /// kernel_name()): with the AVX-512 kernel eight candidates per step, else
-  /// one; in cache, per task of 8 random candidates, about 25 / 37 / 53 ns
-  /// (AVX-512) and 36 / 58 / 93 ns (portable) for BL = 64 / 128 / 256 on a
-  /// 2.6 GHz Sapphire Rapids (docs/performance.md).
+  /// one; in cache, per task of 0..16 (8 on average) random candidates,
+  /// about 22 / 33 / 51 ns (AVX-512) and 37 / 60 / 97 ns (portable) for
+  /// BL = 64 / 128 / 256 on a 2.6 GHz Sapphire Rapids (docs/performance.md).
   /// \throws InputError as submit(), and if \p effective is shorter than
   ///   \p candidates; on a throw nothing changed and \p effective was not written.
   std::size_t submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
