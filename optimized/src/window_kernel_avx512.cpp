@@ -69,7 +69,7 @@ struct FlagsKernel {
   const KernelSlots& s;
   const Candidate* c;
   std::size_t k;
-  __m512i zero, one, rings_m1, slots_m1, spr, seq_m1, seq_mask, low32, published, wait_bit, own_ring, even, odd;
+  __m512i zero, one, limits, ring_words, stride, seq_m1, seq_mask, low32, published, wait_bit, own_ring, even, odd;
   __m512i via[K], direct[K];
   __mmask8 all_in_range = 0xff;
   bool full_width; // 64-bit sequence: no masking of distances
@@ -78,9 +78,9 @@ struct FlagsKernel {
       : s(slots), c(candidates), k(count), full_width(slots.mask == ~std::uint64_t{0}) {
     zero = _mm512_setzero_si512();
     one = _mm512_set1_epi64(1);
-    rings_m1 = _mm512_set1_epi64(static_cast<long long>(s.last_ring));
-    slots_m1 = _mm512_set1_epi64(static_cast<long long>(s.last_slot));
-    spr = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring));
+    limits = _mm512_set1_epi64(static_cast<long long>((s.last_ring << 32) | s.last_slot));
+    ring_words = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring * kStride));
+    stride = _mm512_set1_epi64(kStride);
     seq_m1 = _mm512_set1_epi64(static_cast<long long>(s.seq - 1));
     seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
     low32 = _mm512_set1_epi64(0xffff'ffffLL);
@@ -103,17 +103,16 @@ struct FlagsKernel {
     const __m512i meta = _mm512_permutex2var_epi64(lo, odd, hi);
 
     const __m512i ring = _mm512_srli_epi64(producer, 32);
-    const __m512i slot = _mm512_and_si512(producer, low32);
-    // Masks chained through the compares (no mask arithmetic in general registers).
-    const __mmask8 in_range = _mm512_mask_cmple_epu64_mask(_mm512_cmple_epu64_mask(ring, rings_m1), slot, slots_m1);
+    // In range iff slot <= slots - 1 and ring <= rings - 1: both 32-bit
+    // halves at most the limit's, i.e. the unsigned 32-bit minimum changes nothing.
+    const __mmask8 in_range = _mm512_cmpeq_epi64_mask(_mm512_min_epu32(producer, limits), producer);
     all_in_range &= in_range; // a lane past k (producer 0) is in range
     // Lanes that can count: WAIT (a lane past k loaded meta = 0) and in range.
     // The others load nothing.
     const __mmask8 wait = _mm512_mask_test_epi64_mask(in_range, meta, wait_bit);
-    __m512i idx = _mm512_add_epi64(_mm512_mul_epu32(ring, spr), slot);
-    if constexpr (kStride == 3) idx = _mm512_add_epi64(idx, _mm512_add_epi64(idx, idx));
-    else if constexpr (kStride == 4) idx = _mm512_slli_epi64(idx, 2);
-    else idx = _mm512_slli_epi64(_mm512_add_epi64(idx, _mm512_add_epi64(idx, idx)), 1);
+    // Word index of the slot: ring * (slots * stride) + slot * stride (the
+    // unsigned 32-bit multiply reads the low half of each lane: the slot).
+    const __m512i idx = _mm512_add_epi64(_mm512_mul_epu32(ring, ring_words), _mm512_mul_epu32(producer, stride));
 
     const __m512i slot_seq = gather(wait, idx, K);
     const __m512i tag = gather(wait, idx, K + 1);

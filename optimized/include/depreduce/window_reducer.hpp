@@ -288,7 +288,8 @@ inline constexpr std::size_t kVectorKernelMaxCandidates = 64;
 /// (AVX-512F and BMI2). Checked once; cost O(1) after the first call.
 bool avx512_kernel_available() noexcept;
 /// submit_flags() on \p k <= 64 candidates, eight per step: writes
-/// effective[0 .. k), R[t] = direct | via to \p reach_out (BL/64 words) and
+/// effective[0 .. k), R[t] = direct | via to \p reach_out (BL/64 words; may
+/// be the task's own slot: written after every candidate was read) and
 /// returns how many candidates lost WAIT; publishes nothing. \throws
 /// InputError (throw_range, the first offending candidate) before writing
 /// anything if a producer is out of range. Only called when
@@ -727,14 +728,6 @@ private:
     next_seq_ = (next_seq_ + 1) & mask_;
   }
 
-  /// Writes R[t] (\p reach, kWords words) into slot \p self and consumes the sequence.
-  void publish_words(std::size_t self, Generation generation, const std::uint64_t* reach) noexcept {
-    Slot& mine = slots_[self];
-    for (unsigned j = 0; j < kWords; ++j) mine.reach.words_[j] = reach[j];
-    mine.seq = next_seq_;
-    mine.tag = kPublished | generation;
-    next_seq_ = (next_seq_ + 1) & mask_;
-  }
 
   /// The slot of a candidate's producer; throws InputError (the only branch
   /// of the candidate loops) if its ring or slot is outside the configuration.
@@ -758,12 +751,18 @@ private:
                                           task_ring(task),
                                           options_.rings - 1u,
                                           options_.slots_per_ring - 1u};
-    std::uint64_t reach[kWords];
+    // The kernel writes R[t] straight into the task's slot (after reading
+    // every candidate, and not at all if it throws); the rest of the publish is here.
+    Slot& mine = slots_[self];
     const std::size_t removed =
         options_.mode == WindowMode::SameRing
-            ? window_detail::flags_avx512<BL, true>(view, candidates.data(), candidates.size(), effective, reach)
-            : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective, reach);
-    publish_words(self, generation, reach);
+            ? window_detail::flags_avx512<BL, true>(view, candidates.data(), candidates.size(), effective,
+                                                    mine.reach.words_)
+            : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective,
+                                                     mine.reach.words_);
+    mine.seq = next_seq_;
+    mine.tag = kPublished | generation;
+    next_seq_ = (next_seq_ + 1) & mask_;
     return removed;
   }
   template <bool SameRing>
