@@ -218,9 +218,10 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
                                                                   std::uint64_t* reach_out) {
   FlagsKernel<BL, SameRing> kernel(s, c, k);
   // Step 0 stays in registers; further steps (k > 8) keep theirs in a small
-  // array for pass 2. No masked access at all when k = 0: the span may be
-  // empty with a null pointer, and a fully masked access to an unmapped page
-  // still costs a microcode assist (about 50 ns per submit, measured).
+  // array for pass 2. No masked access at all when k = 0 (window_reducer
+  // does not call the kernel then, but it must hold for any caller): the span
+  // may be empty with a null pointer, and a fully masked access to an
+  // unmapped page still costs a microcode assist (about 50 ns, measured).
   using Step = typename FlagsKernel<BL, SameRing>::Step;
   Step first{kernel.zero, kernel.zero, 0};
   if (k != 0) first = kernel.step(0);

@@ -146,7 +146,7 @@ std::optional<WindowMode> parse_window_mode(std::string_view text);
 enum class WindowKernel : std::uint8_t {
   /// The AVX-512 kernel (eight candidates per step) when the library was
   /// built for x86-64 by GCC or Clang and the CPU and OS support AVX-512F
-  /// and BMI2, for tasks of at most 64 candidates; the portable loop otherwise.
+  /// and BMI2, for tasks of 1 to 64 candidates; the portable loop otherwise.
   Auto,
   /// The portable loop (standard C++, one candidate per step) always.
   Portable,
@@ -546,7 +546,9 @@ public:
     const std::size_t self = self_or_throw(task, generation);
     if (effective.size() < candidates.size())
       window_detail::throw_short_output("submit_flags", candidates.size(), effective.size(), "effective flag set(s)");
-    if (vector_kernel_ && candidates.size() <= window_detail::kVectorKernelMaxCandidates)
+    // The kernel for 1..64 candidates; a task without any takes the portable
+    // loop, which only publishes an empty bitmap (no kernel set-up to pay for).
+    if (vector_kernel_ && candidates.size() - 1 < window_detail::kVectorKernelMaxCandidates)
       return flags_vector(self, task, generation, candidates, effective.data());
     return options_.mode == WindowMode::SameRing ? flags_impl<true>(self, task, generation, candidates, effective.data())
                                                  : flags_impl<false>(self, task, generation, candidates, effective.data());
@@ -564,8 +566,8 @@ public:
 
   /// The submit sequence the next submit() will get (mod 2^seq_width).
   std::uint64_t next_seq() const noexcept { return next_seq_; }
-  /// The loop submit_flags() runs: "avx512" (tasks of at most 64 candidates;
-  /// larger ones take the portable loop) or "portable" (WindowKernel).
+  /// The loop submit_flags() runs: "avx512" (tasks of 1 to 64 candidates;
+  /// others take the portable loop) or "portable" (WindowKernel).
   const char* kernel_name() const noexcept { return vector_kernel_ ? "avx512" : "portable"; }
   /// The options the reducer was built with.
   const WindowOptions& options() const noexcept { return options_; }
@@ -740,7 +742,7 @@ private:
   template <bool SameRing>
   std::size_t submit_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
                           WindowEdge* out);
-  /// submit_flags through window_detail::flags_avx512 (k <= 64).
+  /// submit_flags through window_detail::flags_avx512 (1 <= k <= 64).
   std::size_t flags_vector(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
                            FlagSet* effective) {
     const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()),
