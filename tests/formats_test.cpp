@@ -511,6 +511,18 @@ TEST(Dot, SyntaxErrorGivesFileAndLine) {
   EXPECT_EQ(std::string(err.what()), "broken.dot:3: syntax error near '->'");
 }
 
+// A file cut short says so, at the line of its last token; an error in the
+// middle does not.
+TEST(Dot, TruncatedFileSaysUnexpectedEndOfFile) {
+  for (const char* text : {"digraph {\n  a -> b;\n  b -> c", "digraph {\n  a -> b;\n  b ->\n", "digraph g {"}) {
+    InputError err = expect_error([&] { read_dot(text, "cut.dot"); });
+    EXPECT_EQ(err.problem().rfind("unexpected end of file", 0), 0u) << text << ": " << err.what();
+  }
+  InputError mid = expect_error([] { read_dot("digraph {\n  a -> ;\n}\n", "mid.dot"); });
+  EXPECT_EQ(mid.problem(), "syntax error near ';'");
+  EXPECT_EQ(mid.line(), 2u);
+}
+
 TEST(Dot, FailedParsesDoNotPoisonTheNext) {
   const char* bad[] = {
       "digraph { a -> ",                 // EOF inside a statement

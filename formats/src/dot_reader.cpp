@@ -367,8 +367,13 @@ private:
   std::vector<Agraph_t*> open_;
 };
 
-/// The line of the syntax error of the agread() that started at \p start.
-std::uint32_t error_line(const ParseContext& ctx, std::string_view text, std::size_t start) {
+/// Where the syntax error of the agread() that started at \p start is: its
+/// line, and whether the parser ran out of input (the file ends inside a graph).
+struct ErrorPlace {
+  std::uint32_t line;
+  bool at_end;
+};
+ErrorPlace error_place(const ParseContext& ctx, std::string_view text, std::size_t start) {
   const SignificantRuns& runs = *ctx.runs;
   auto at_end = [&]() { return runs.unterminated_line() ? runs.unterminated_line() : runs.last_line(); };
   std::size_t at = ctx.error_at;
@@ -382,7 +387,17 @@ std::uint32_t error_line(const ParseContext& ctx, std::string_view text, std::si
       at = runs.next_significant(at + 6);
     if (at == std::string_view::npos) at = text.size();
   }
-  return at >= text.size() ? at_end() : runs.line_of(at);
+  if (at >= text.size()) return {at_end(), true};
+  return {runs.line_of(at), false};
+}
+
+/// The InputError for cgraph message \p err at \p place; \p suffix is added
+/// to the problem. A syntax error at the end of the input says so.
+InputError syntax_error(const std::string& file, ErrorPlace place, const std::string& err, const std::string& suffix) {
+  std::string problem = split_cgraph_message(err).second;
+  if (place.at_end && problem.rfind("syntax error", 0) == 0)
+    problem = "unexpected end of file (" + problem + "; is a '}' or an edge's target missing?)";
+  return InputError(file, place.line, problem + suffix);
 }
 
 /// The name of \p obj as written in the input (see ParseContext::percent_names).
@@ -657,7 +672,7 @@ InputGraph read_dot(std::string_view text, const std::string& file) {
   };
   Agraph_t* g = parse();
   if (std::string err = CgraphSession::last_error(); !err.empty()) {
-    throw InputError(file, error_line(ctx, text, 0), split_cgraph_message(err).second);
+    throw syntax_error(file, error_place(ctx, text, 0), err, "");
   }
   if (!g) throw InputError(file, 0, "no graph found");
   // Anything after the graph must be blank: a second graph is an error. The
@@ -674,7 +689,7 @@ InputGraph read_dot(std::string_view text, const std::string& file) {
                      "more than one graph in the input (one graph per file)");
   }
   if (std::string err = CgraphSession::last_error(); !err.empty()) {
-    throw InputError(file, error_line(ctx, text, end), split_cgraph_message(err).second + " (after the end of the graph)");
+    throw syntax_error(file, error_place(ctx, text, end), err, " (after the end of the graph)");
   }
   if (!agisdirected(g))
     throw InputError(file, ctx.created_line.count(g) ? ctx.created_line.at(g) : 1,
