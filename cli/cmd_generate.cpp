@@ -1,4 +1,9 @@
 //===- cli/cmd_generate.cpp - `depreduce generate KIND` ------------------===//
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <system_error>
+
 #include <fmt/core.h>
 
 #include "commands.hpp"
@@ -19,7 +24,17 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("KIND", args->kind, "Workload: matmul (tiled matmul), attention, or dag (random DAG without engines)")
       ->required()->check(CLI::IsMember(testing::workload_names()));
   cmd->add_option("--size", args->size, "About this many instructions")->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
-  cmd->add_option("--seed", args->seed, "Seed for tile shapes and DMA queue choice");
+  cmd->add_option("--seed", args->seed, "Seed for tile shapes and DMA queue choice")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            // CLI11 would wrap "-1" and saturate values past 2^64 - 1 into an unsigned.
+            std::uint64_t v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+              return std::string("expected an integer from 0 to 18446744073709551615, not '" + text + "'");
+            return std::string();
+          },
+          "UINT64"));
   cmd->add_option("-o,--output", args->out, "Output file (atomic); - = stdout");
   cmd->callback([args] {
     Graph g = testing::generate_workload(testing::parse_workload(args->kind), args->size, args->seed);

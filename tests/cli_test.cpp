@@ -185,4 +185,15 @@ TEST_F(Cli, GenerateThenReduce) {
   EXPECT_NE(r.out.find("cross-engine removed"), std::string::npos) << r.out;
 }
 
+// CLI11 alone would wrap "-1" into an unsigned seed and saturate values past
+// 2^64 - 1; both are usage errors that name the option.
+TEST_F(Cli, GenerateRejectsASeedThatIsNotAnUnsigned64BitInteger) {
+  for (const char* seed : {"-1", "18446744073709551616", "12x"}) {
+    CliRun g = run(std::string("generate dag --size 10 --seed ") + seed);
+    EXPECT_EQ(g.code, 64) << seed;
+    EXPECT_NE(g.out.find("--seed"), std::string::npos) << g.out; // stdout and stderr together
+  }
+  EXPECT_EQ(run("generate dag --size 10 --seed 18446744073709551615").code, 0);
+}
+
 } // namespace
