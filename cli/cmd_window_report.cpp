@@ -159,6 +159,7 @@ BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& opti
   const WindowRun run = run_window<BL>(trace.stream, options);
   r.counters = run.counters;
   r.storage_bytes = window_reducer<BL>(options).storage_bytes();
+  r.kernel = window_reducer<BL>(options).kernel_name();
   // Historical positions of stale producers, for the miss classification.
   std::map<std::pair<TaskId, Generation>, std::size_t> last;
   for (std::size_t i = 0; i < run.edges.size(); ++i) {
@@ -244,7 +245,7 @@ BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& opti
     r.flags_ns_per_task = time_per_task([&](window_reducer<BL>& reducer, const TaskRecord& t) {
       reducer.submit_flags(t.id, t.generation, t.candidates, effective);
     });
-    r.kernel = window_reducer<BL>(options).kernel_name();
+
   }
   return r;
 }
@@ -443,7 +444,7 @@ void run_report(const ReportOptions& ro) {
     row("dep-pool entries dropped", [&](const BlReport& r) {
       return fmt::format("{} ({})", r.counters.pure_wait_removals, pct(r.counters.pure_wait_removals, materialized));
     });
-    row("reducer time per task (ns), submit", [](const BlReport& r) {
+    row("reducer time per task (ns), submit_into", [](const BlReport& r) {
       return r.ns_per_task < 0 ? std::string("-") : fmt::format("{:.1f}", r.ns_per_task);
     });
     row("  hot path submit_flags (ns)", [](const BlReport& r) {

@@ -1,5 +1,7 @@
 //===- cli/main.cpp - depreduce command-line entry point ---------------===//
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -56,6 +58,14 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   } catch (const std::exception& e) {
     fmt::print(stderr, "depreduce: error: {}\n", e.what());
+    return kExitBadInput;
+  }
+  // Reports printed to stdout (window-report, explain, verify, ...): a full
+  // disk or closed pipe must not pass for success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int err = errno;
+    fmt::print(stderr, "depreduce: error: <stdout>: write error: {}\n",
+               err != 0 ? std::strerror(err) : "the output could not be written");
     return kExitBadInput;
   }
   return exit_code;

@@ -3,6 +3,7 @@
 /// Runs the built `depreduce` binary (DEPREDUCE_CLI) on files in a temporary
 /// folder and checks exit codes, messages and that nothing is half written.
 //===----------------------------------------------------------------------===//
+#include <filesystem>
 #include <string>
 
 #include "depreduce/testing/cli_runner.hpp"
@@ -183,6 +184,18 @@ TEST_F(Cli, GenerateThenReduce) {
   CliRun r = run("reduce " + out + " --stats -o " + (dir_ / "r.dot").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("cross-engine removed"), std::string::npos) << r.out;
+}
+
+// A report printed to stdout that cannot be written (here: a full disk) is a
+// write error, exit 2, for every command - not a silent success.
+TEST_F(Cli, StdoutWriteErrorIsExitTwoForReportsToo) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string g = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  for (const std::string& cmd : {"window-report " + g + " --time-budget-ms 0", "explain " + g + " a c", "reduce " + g}) {
+    CliRun r = depreduce::testing::run_cli(cmd + " > /dev/full", path("err.txt"));
+    EXPECT_EQ(r.code, 2) << cmd;
+    EXPECT_NE(r.err.find("<stdout>: write error"), std::string::npos) << cmd << ": " << r.err;
+  }
 }
 
 // CLI11 alone would wrap "-1" into an unsigned seed and saturate values past

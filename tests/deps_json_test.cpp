@@ -173,9 +173,19 @@ TEST(DepsJson, MissingArraysAndBadTasksAreErrors) {
   EXPECT_THROW(read_deps_json(R"({"tasks": [{"task_id": "9223372036854775808"}], "edges": []})"), InputError);
 }
 
-TEST(DepsJson, LooksLikeDepsJsonOnlyForTasksAndEdgesArrays) {
+TEST(DepsJson, LooksLikeDepsJsonOnlyForTasksOrEdgesArraysWithoutWorkflow) {
   EXPECT_TRUE(looks_like_deps_json(R"({"tasks": [], "edges": []})"));
   EXPECT_FALSE(looks_like_deps_json(R"({"workflow": {"tasks": []}})"));
+  EXPECT_FALSE(looks_like_deps_json(R"({"workflow": {}, "tasks": [], "edges": []})"));
+  // Incomplete dumps are still deps.json, so the reader names what is missing.
+  EXPECT_TRUE(looks_like_deps_json(R"({"tasks": [{"task_id": 0}]})"));
+  EXPECT_TRUE(looks_like_deps_json(R"({"edges": []})"));
+  try {
+    read_deps_json(R"({"tasks": [{"task_id": 0}]})", "noedges.json");
+    ADD_FAILURE() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "noedges.json:1: deps.json has no \"edges\" array");
+  }
   EXPECT_FALSE(looks_like_deps_json("digraph { a -> b }"));
   EXPECT_FALSE(looks_like_deps_json("{\"tasks\": ["));
 }

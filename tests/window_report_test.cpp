@@ -79,7 +79,7 @@ TEST_F(WindowReportCli, CrossRingTraceGlobalJson) {
     EXPECT_EQ(w["false_removals"], 0);
     EXPECT_TRUE(w["ns_per_task"].is_null());
     EXPECT_TRUE(w["flags_ns_per_task"].is_null());
-    EXPECT_TRUE(w["kernel"].is_null());
+    EXPECT_TRUE(w["kernel"] == "avx512" || w["kernel"] == "portable") << w["kernel"]; // known without timing
   }
 }
 
@@ -139,7 +139,7 @@ TEST_F(WindowReportCli, TextReportAndPlot) {
   EXPECT_NE(r.out.find("BL=256"), std::string::npos);
   EXPECT_EQ(r.out.find("BL=128"), std::string::npos);
   EXPECT_NE(r.out.find("WAIT|RETAIN -> RETAIN"), std::string::npos);
-  EXPECT_NE(r.out.find("reducer time per task (ns), submit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reducer time per task (ns), submit_into"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("hot path submit_flags (ns)"), std::string::npos);
   EXPECT_TRUE(r.out.find("avx512") != std::string::npos || r.out.find("portable") != std::string::npos) << r.out;
   const std::string plot = slurp(svg);

@@ -154,8 +154,11 @@ std::string dump_short(const json& v) {
 bool looks_like_deps_json(std::string_view text) noexcept {
   try {
     const json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-    return doc.is_object() && doc.contains("tasks") && doc["tasks"].is_array() && doc.contains("edges") &&
-           doc["edges"].is_array();
+    // A `tasks` or `edges` array without WfCommons' `workflow` object is a
+    // deps.json, even when one of the two is missing: read_deps_json() then
+    // names what is missing instead of the WfCommons reader asking for `workflow`.
+    if (!doc.is_object() || doc.contains("workflow")) return false;
+    return (doc.contains("tasks") && doc["tasks"].is_array()) || (doc.contains("edges") && doc["edges"].is_array());
   } catch (...) {
     return false;
   }

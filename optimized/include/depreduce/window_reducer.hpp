@@ -12,7 +12,7 @@
 ///
 /// \code
 ///   direct = via = 0
-///   for each unique WAIT candidate p with 1 <= d(p) <= BL:   // d = submit-sequence distance
+///   for each unique tracked WAIT candidate p:                // valid, 1 <= d(p) <= BL (below)
 ///     direct |= bit(d - 1)
 ///     if d < BL: via |= R[p] << d                           // never shifts by BL or more
 ///   R[t] = direct | via                                      // published once, immutable
@@ -29,8 +29,10 @@
 ///  - *submit sequence*: a counter the reducer assigns, one per submit,
 ///    `width` bits wide (32 or 64), wrapping. *Distance* d between a consumer
 ///    t and a producer p is `(seq(t) - seq(p)) mod 2^width`, in submits.
-///  - *tracked*: 1 <= d <= BL. *valid*: the producer's slot currently holds a
-///    published bitmap of the candidate's generation at a non-zero distance.
+///  - *valid*: the producer's slot currently holds a published bitmap of the
+///    candidate's generation at a non-zero distance. *tracked*: valid,
+///    1 <= d <= BL, and - in same-ring mode - on the consumer's ring
+///    (WindowStatus::Tracked).
 ///
 /// Header-only templates (instantiated once for BL = 64, 128, 256 in
 /// window_reducer.cpp); part of the vendorable core: standard library only,

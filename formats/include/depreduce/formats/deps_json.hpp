@@ -61,8 +61,9 @@ struct DepsJsonOptions {
   std::uint32_t slots_per_ring = 16384;
 };
 
-/// True if \p text is a JSON object with a `tasks` and an `edges` array (a
-/// deps.json dump rather than a WfCommons workflow). Never throws.
+/// True if \p text is a JSON object with a `tasks` or an `edges` array and no
+/// `workflow` member (a deps.json dump, possibly incomplete, rather than a
+/// WfCommons workflow). Never throws.
 bool looks_like_deps_json(std::string_view text) noexcept;
 
 /// Parses deps.json \p text (\p file names it in messages).
