@@ -78,19 +78,22 @@ struct FlagsKernel {
       : s(slots), c(candidates), k(count), full_width(slots.mask == ~std::uint64_t{0}) {
     zero = _mm512_setzero_si512();
     one = _mm512_set1_epi64(1);
-    limits = _mm512_set1_epi64(static_cast<long long>((s.last_ring << 32) | s.last_slot));
-    ring_words = _mm512_set1_epi64(static_cast<long long>(s.slots_per_ring * kStride));
+    limits = broadcast(s.limits);
+    ring_words = broadcast(s.ring_words);
     stride = _mm512_set1_epi64(kStride);
-    seq_m1 = _mm512_set1_epi64(static_cast<long long>(s.seq - 1));
-    seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
+    seq_m1 = broadcast(s.seq_m1);
+    seq_mask = broadcast(s.mask);
     low32 = _mm512_set1_epi64(0xffff'ffffLL);
     published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
-    wait_bit = _mm512_set1_epi64(0x1'0000'0000LL);  // WAIT in a candidate's meta word
-    own_ring = _mm512_set1_epi64(static_cast<long long>(s.own_ring));
+    wait_bit = published;                           // WAIT in a candidate's meta word: the same bit
+    own_ring = broadcast(s.own_ring);
     even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
     odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
     for (unsigned j = 0; j < K; ++j) via[j] = direct[j] = zero;
   }
+
+  /// \p v in every lane.
+  DEPREDUCE_KERNEL_FN static __m512i broadcast(std::uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
 
   /// Pass 1 over candidates 8g .. 8g+7 (those below k).
   DEPREDUCE_KERNEL_FN Step step(unsigned g) {
@@ -232,8 +235,7 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
   if (kernel.all_in_range != 0xff) [[unlikely]] { // the first offending candidate, as the portable loop reports it
     for (std::size_t i = 0; i < k; ++i)
       if (task_ring(c[i].producer) >= s.rings || task_slot(c[i].producer) >= s.slots_per_ring)
-        throw_range("producer", c[i].producer, static_cast<std::uint32_t>(s.rings),
-                    static_cast<std::uint32_t>(s.slots_per_ring));
+        throw_range("producer", c[i].producer, s.rings, s.slots_per_ring);
   }
 
   const __m512i via_vec = kernel.finish_bitmaps(reach_out);

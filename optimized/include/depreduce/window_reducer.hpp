@@ -274,15 +274,14 @@ struct KernelSlots {
   /// Slot i at words + i * (BL/64 + 2): its bitmap's BL/64 words, its
   /// sequence, its tag (published bit 32 | generation; 0 = never published).
   const std::uint64_t* words;
-  // 64-bit fields, so that the kernel broadcasts them straight from memory
-  // (a load, not a shuffle-port operation).
-  std::uint64_t rings;
-  std::uint64_t slots_per_ring;
-  std::uint64_t seq;  ///< The submitting task's sequence.
-  std::uint64_t mask; ///< 2^seq_width - 1.
-  std::uint64_t own_ring;
-  std::uint64_t last_ring; ///< rings - 1
-  std::uint64_t last_slot; ///< slots_per_ring - 1
+  std::uint32_t rings;
+  std::uint32_t slots_per_ring;
+  // Ready-made values the kernel puts in every lane of a register.
+  std::uint64_t limits;     ///< (rings - 1) << 32 | (slots_per_ring - 1): the largest valid TaskId halves.
+  std::uint64_t ring_words; ///< slots_per_ring * (BL/64 + 2): words per ring.
+  std::uint64_t seq_m1;     ///< The submitting task's sequence - 1 (mod 2^seq_width).
+  std::uint64_t mask;       ///< 2^seq_width - 1.
+  std::uint64_t own_ring;   ///< The submitting task's ring.
 };
 /// The kernel takes tasks of at most this many candidates.
 inline constexpr std::size_t kVectorKernelMaxCandidates = 64;
@@ -750,11 +749,11 @@ private:
     const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()),
                                           options_.rings,
                                           options_.slots_per_ring,
-                                          next_seq_,
+                                          (std::uint64_t{options_.rings - 1u} << 32) | (options_.slots_per_ring - 1u),
+                                          std::uint64_t{options_.slots_per_ring} * (kWords + 2),
+                                          (next_seq_ - 1) & mask_,
                                           mask_,
-                                          task_ring(task),
-                                          options_.rings - 1u,
-                                          options_.slots_per_ring - 1u};
+                                          task_ring(task)};
     // The kernel writes R[t] straight into the task's slot (after reading
     // every candidate, and not at all if it throws); the rest of the publish is here.
     Slot& mine = slots_[self];
