@@ -16,6 +16,7 @@
 
 #include "depreduce/error.hpp"
 #include "depreduce/formats/deps_json.hpp"
+#include "depreduce/formats/formats.hpp"
 #include "depreduce/window_reducer.hpp"
 
 namespace {
@@ -185,6 +186,14 @@ TEST(DepsJson, LooksLikeDepsJsonOnlyForTasksOrEdgesArraysWithoutWorkflow) {
     ADD_FAILURE() << "no throw";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "noedges.json:1: deps.json has no \"edges\" array");
+  }
+  // Neither array: the WfCommons reader answers, and names both formats.
+  try {
+    formats::read_wfjson(R"({"version": 1})", "neither.json");
+    ADD_FAILURE() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing key 'workflow'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("deps.json"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(looks_like_deps_json("digraph { a -> b }"));
   EXPECT_FALSE(looks_like_deps_json("{\"tasks\": ["));

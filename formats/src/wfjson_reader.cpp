@@ -71,7 +71,11 @@ InputGraph read_wfjson(std::string_view text, const std::string& file) {
   g.file = file;
   if (!doc.is_object()) throw InputError(file, 1, "expected a JSON object (WfFormat) at the top level");
   if (auto n = doc.find("name"); n != doc.end() && n->is_string()) g.name = n->get<std::string>();
-  const json& wf = member(doc, "workflow", "workflow", file, 1);
+  if (!doc.contains("workflow"))
+    throw InputError(file, 1,
+                     "missing key 'workflow' (a WfCommons workflow, WfFormat 1.5, has one; window-report "
+                     "also reads deps.json: top-level \"tasks\" and \"edges\" arrays)");
+  const json& wf = doc["workflow"];
   if (!wf.is_object()) throw InputError(file, 1, "'workflow' must be an object");
   if (!wf.contains("specification") && wf.contains("tasks"))
     throw InputError(file, 1,
