@@ -49,7 +49,6 @@ namespace {
 
 constexpr unsigned kMaxSteps = kVectorKernelMaxCandidates / 8;
 
-
 #define DEPREDUCE_KERNEL_FN __attribute__((target("avx512f,bmi2"), always_inline)) inline
 
 /// One submit_flags call. GCC does not give lambdas their enclosing
@@ -78,22 +77,19 @@ struct FlagsKernel {
       : s(slots), c(candidates), k(count), full_width(slots.mask == ~std::uint64_t{0}) {
     zero = _mm512_setzero_si512();
     one = _mm512_set1_epi64(1);
-    limits = broadcast(s.limits);
-    ring_words = broadcast(s.ring_words);
+    limits = _mm512_set1_epi64(static_cast<long long>(s.limits));
+    ring_words = _mm512_set1_epi64(static_cast<long long>(s.ring_words));
     stride = _mm512_set1_epi64(kStride);
-    seq_m1 = broadcast(s.seq_m1);
-    seq_mask = broadcast(s.mask);
+    seq_m1 = _mm512_set1_epi64(static_cast<long long>(s.seq_m1));
+    seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
     low32 = _mm512_set1_epi64(0xffff'ffffLL);
     published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
     wait_bit = published;                           // WAIT in a candidate's meta word: the same bit
-    own_ring = broadcast(s.own_ring);
+    own_ring = _mm512_set1_epi64(static_cast<long long>(s.own_ring));
     even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
     odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
     for (unsigned j = 0; j < K; ++j) via[j] = direct[j] = zero;
   }
-
-  /// \p v in every lane.
-  DEPREDUCE_KERNEL_FN static __m512i broadcast(std::uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
 
   /// Pass 1 over candidates 8g .. 8g+7 (those below k).
   DEPREDUCE_KERNEL_FN Step step(unsigned g) {
@@ -248,6 +244,9 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
 
 } // namespace
 
+// The header declares flags_avx512 without a target attribute, and GCC does
+// not take one from a later definition of the template; hence this forwarder
+// to the attributed flags_kernel (a tail jump).
 template <unsigned BL, bool SameRing>
 std::size_t flags_avx512(const KernelSlots& s, const Candidate* c, std::size_t k, FlagSet* effective,
                          std::uint64_t* reach_out) {

@@ -288,13 +288,18 @@ inline constexpr std::size_t kVectorKernelMaxCandidates = 64;
 /// True if this build has the AVX-512 kernel and the CPU and OS support it
 /// (AVX-512F and BMI2). Checked once; cost O(1) after the first call.
 bool avx512_kernel_available() noexcept;
-/// submit_flags() on \p k <= 64 candidates, eight per step: writes
-/// effective[0 .. k), R[t] = direct | via to \p reach_out (BL/64 words; may
-/// be the task's own slot: written after every candidate was read) and
-/// returns how many candidates lost WAIT; publishes nothing. \throws
-/// InputError (throw_range, the first offending candidate) before writing
-/// anything if a producer is out of range. Only called when
-/// avx512_kernel_available().
+/// submit_flags() on \p k <= 64 candidates, eight per step in the lanes of
+/// a 512-bit register: the bounded-window proposal's two-pass direct/via
+/// form (file comment), as window_reducer::flags_impl() does one candidate at
+/// a time. Writes effective[0 .. k) (one FlagSet per raw candidate), R[t] =
+/// direct | via to \p reach_out (BL/64 words; may be the task's own slot:
+/// written after every candidate was read) and returns how many candidates
+/// lost WAIT; the sequence and tag are the caller's to publish.
+/// Cost: ceil(k/8) steps of 3 (BL = 64) to 6 (BL = 256) eight-lane gathers
+/// and about 35 vector operations, plus about 25 for set-up and the two
+/// horizontal ORs. \throws InputError (throw_range, the first offending
+/// candidate) before writing anything if a producer is out of range. Only
+/// called when avx512_kernel_available().
 template <unsigned BL, bool SameRing>
 std::size_t flags_avx512(const KernelSlots& slots, const Candidate* candidates, std::size_t k, FlagSet* effective,
                          std::uint64_t* reach_out);
@@ -726,11 +731,16 @@ private:
                const std::uint64_t (&via)[kWords]) noexcept {
     Slot& mine = slots_[self];
     for (unsigned j = 0; j < kWords; ++j) mine.reach.words_[j] = acc.direct[j] | via[j];
+    stamp(mine, generation);
+  }
+
+  /// Marks \p mine (its bitmap already written) published with \p generation
+  /// at this submit's sequence, and consumes the sequence.
+  void stamp(Slot& mine, Generation generation) noexcept {
     mine.seq = next_seq_;
     mine.tag = kPublished | generation;
     next_seq_ = (next_seq_ + 1) & mask_;
   }
-
 
   /// The slot of a candidate's producer; throws InputError (the only branch
   /// of the candidate loops) if its ring or slot is outside the configuration.
@@ -763,9 +773,7 @@ private:
                                                     mine.reach.words_)
             : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective,
                                                      mine.reach.words_);
-    mine.seq = next_seq_;
-    mine.tag = kPublished | generation;
-    next_seq_ = (next_seq_ + 1) & mask_;
+    stamp(mine, generation);
     return removed;
   }
   template <bool SameRing>
