@@ -776,12 +776,13 @@ TEST(WindowReducer, SideStorageIsSizedPerSlot) {
   WindowOptions o; // 4 rings x 16384 slots
   window_reducer<64> r64(o);
   window_reducer<256> r256(o);
-  EXPECT_EQ(r64.storage_bytes(), 65536u * window_reducer<64>::bytes_per_slot());
-  // Bitmap (8 / 32 bytes) + sequence (8) + generation (4) + published mark (4).
+  // Slots, plus one published mark bit per slot.
+  EXPECT_EQ(r64.storage_bytes(), 65536u * window_reducer<64>::bytes_per_slot() + 65536u / 8);
+  // Bitmap (8 / 16 / 32 bytes) + sequence (8) + check word (generation, low 32 bits of the sequence).
   EXPECT_EQ(window_reducer<64>::bytes_per_slot(), 8u + 16u);
   EXPECT_EQ(window_reducer<128>::bytes_per_slot(), 16u + 16u);
   EXPECT_EQ(window_reducer<256>::bytes_per_slot(), 32u + 16u);
-  EXPECT_EQ(r256.storage_bytes(), 65536u * 48u);
+  EXPECT_EQ(r256.storage_bytes(), 65536u * 48u + 65536u / 8);
 }
 
 // submit_flags has two kernels (WindowKernel): the AVX-512 one, eight

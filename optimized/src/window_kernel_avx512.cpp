@@ -7,10 +7,10 @@
 /// of a 512-bit register instead of one.
 ///
 /// Pass 1, per step of eight: masked loads of the candidates (lanes past k
-/// read nothing), range check, slot index, three (BL = 64) to six (BL = 256)
-/// gathers of the producers' slot words, the validity test of the portable
-/// loop (x == 0 below), and the union of the shifted bitmaps under that
-/// mask. Pass 2: one bit test per lane against the finished `via`, the
+/// read nothing), range check, slot index, two (BL = 64) to five (BL = 256)
+/// gathers of the producers' slot words (bitmap and check word), the
+/// validity test of the portable loop (one 32-bit-lane subtraction and one
+/// test below), and the union of the shifted bitmaps under that mask. Pass 2: one bit test per lane against the finished `via`, the
 /// effective flags stored as bytes under the lane mask (nothing past k is
 /// written). Results are identical to the portable loop: tests and the
 /// fuzzers compare both kernels with submit().
@@ -56,7 +56,8 @@ constexpr unsigned kMaxSteps = kVectorKernelMaxCandidates / 8;
 template <unsigned BL, bool SameRing>
 struct FlagsKernel {
   static constexpr unsigned K = BL / 64;
-  static constexpr unsigned kStride = K + 2; // reach words, seq, tag
+  static constexpr unsigned kStride = K + 2; // reach words, seq, check word
+  static constexpr unsigned kCheck = K + 1;
 
   /// One step of eight candidates, as pass 2 needs it.
   struct Step {
@@ -68,23 +69,23 @@ struct FlagsKernel {
   const KernelSlots& s;
   const Candidate* c;
   std::size_t k;
-  __m512i zero, one, limits, ring_words, stride, seq_m1, seq_mask, low32, published, wait_bit, own_ring, even, odd;
+  __m512i zero, one, limits, ring_words, stride, seq_high, reject, wait_bit, own_ring, even, odd;
   __m512i via[K], direct[K];
   __mmask8 all_in_range = 0xff;
-  bool full_width; // 64-bit sequence: no masking of distances
 
   DEPREDUCE_KERNEL_FN FlagsKernel(const KernelSlots& slots, const Candidate* candidates, std::size_t count)
-      : s(slots), c(candidates), k(count), full_width(slots.mask == ~std::uint64_t{0}) {
+      : s(slots), c(candidates), k(count) {
     zero = _mm512_setzero_si512();
     one = _mm512_set1_epi64(1);
     limits = _mm512_set1_epi64(static_cast<long long>(s.limits));
     ring_words = _mm512_set1_epi64(static_cast<long long>(s.ring_words));
     stride = _mm512_set1_epi64(kStride);
-    seq_m1 = _mm512_set1_epi64(static_cast<long long>(s.seq_m1));
-    seq_mask = _mm512_set1_epi64(static_cast<long long>(s.mask));
-    low32 = _mm512_set1_epi64(0xffff'ffffLL);
-    published = _mm512_set1_epi64(0x1'0000'0000LL); // Slot tag: published bit | generation
-    wait_bit = published;                           // WAIT in a candidate's meta word: the same bit
+    seq_high = _mm512_set1_epi64(static_cast<long long>(s.seq_m1 << 32));
+    // Bits that must be 0 in (seq_m1:generation) - check word: the generation
+    // half, and the distance half's bits from log2(BL) up.
+    reject = _mm512_set1_epi64(static_cast<long long>(((std::uint64_t{0xffff'ffff} & ~std::uint64_t{BL - 1}) << 32) |
+                                                      0xffff'ffff));
+    wait_bit = _mm512_set1_epi64(0x1'0000'0000LL); // WAIT in a candidate's meta word
     own_ring = _mm512_set1_epi64(static_cast<long long>(s.own_ring));
     even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
     odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
@@ -113,18 +114,15 @@ struct FlagsKernel {
     // unsigned 32-bit multiply reads the low half of each lane: the slot).
     const __m512i idx = _mm512_add_epi64(_mm512_mul_epu32(ring, ring_words), _mm512_mul_epu32(producer, stride));
 
-    const __m512i slot_seq = gather(wait, idx, K);
-    const __m512i tag = gather(wait, idx, K + 1);
-    // d1 = d - 1; tracked WAIT <=> WAIT, tag == published | generation,
-    // 1 <= d <= BL (d1 < BL, which also rejects d = 0), and the consumer's
-    // ring if asked: x == 0.
-    // (seq - 1 - s.seq) mod 2^width = d - 1, and 2^width - 1 (never tracked) for d = 0.
-    __m512i d1 = _mm512_sub_epi64(seq_m1, slot_seq);
-    if (!full_width) d1 = _mm512_and_si512(d1, seq_mask);
-    __m512i x = _mm512_or_si512(_mm512_xor_si512(_mm512_or_si512(_mm512_and_si512(meta, low32), published), tag),
-                                _mm512_srli_epi64(d1, std::countr_zero(BL)));
-    if constexpr (SameRing) x = _mm512_or_si512(x, _mm512_xor_si512(ring, own_ring));
-    const __mmask8 on = _mm512_mask_cmpeq_epi64_mask(wait, x, zero);
+    // Tracked WAIT <=> WAIT, the check word's generation is the candidate's,
+    // d1 = d - 1 < BL (2^32 - 1 for d = 0), and the consumer's ring if asked.
+    // Per 32-bit half of (seq_m1 << 32 | generation) - check word: the low
+    // half is 0 iff the generations match, the high half is d1 (mod 2^32).
+    const __m512i check = gather(wait, idx, kCheck);
+    const __m512i y = _mm512_sub_epi32(_mm512_mask_blend_epi32(0xaaaa, meta, seq_high), check);
+    __mmask8 on = _mm512_mask_testn_epi64_mask(wait, y, reject);
+    if constexpr (SameRing) on = _mm512_mask_cmpeq_epi64_mask(on, ring, own_ring);
+    const __m512i d1 = _mm512_srli_epi64(y, 32);
 
     if constexpr (K == 1) {
       // (R << 1) << d1 == R << d, and 0 for d = 64.

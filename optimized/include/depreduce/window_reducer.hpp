@@ -272,15 +272,15 @@ namespace window_detail {
 /// What the AVX-512 submit_flags kernel reads of a reducer (window_kernel_avx512.cpp).
 struct KernelSlots {
   /// Slot i at words + i * (BL/64 + 2): its bitmap's BL/64 words, its
-  /// sequence, its tag (published bit 32 | generation; 0 = never published).
+  /// sequence, its check word (check_word(); the kernel reads the bitmap and
+  /// the check word only).
   const std::uint64_t* words;
   std::uint32_t rings;
   std::uint32_t slots_per_ring;
   // Ready-made values the kernel puts in every lane of a register.
   std::uint64_t limits;     ///< (rings - 1) << 32 | (slots_per_ring - 1): the largest valid TaskId halves.
   std::uint64_t ring_words; ///< slots_per_ring * (BL/64 + 2): words per ring.
-  std::uint64_t seq_m1;     ///< The submitting task's sequence - 1 (mod 2^seq_width).
-  std::uint64_t mask;       ///< 2^seq_width - 1.
+  std::uint64_t seq_m1;     ///< The submitting task's sequence - 1 (the low 32 bits matter).
   std::uint64_t own_ring;   ///< The submitting task's ring.
 };
 /// The kernel takes tasks of at most this many candidates.
@@ -294,9 +294,10 @@ bool avx512_kernel_available() noexcept;
 /// a time. Writes effective[0 .. k) (one FlagSet per raw candidate), R[t] =
 /// direct | via to \p reach_out (BL/64 words; may be the task's own slot:
 /// written after every candidate was read) and returns how many candidates
-/// lost WAIT; the sequence and tag are the caller's to publish.
-/// Cost: ceil(k/8) steps of 3 (BL = 64) to 6 (BL = 256) eight-lane gathers
-/// and about 35 vector operations, plus about 25 for set-up and the two
+/// lost WAIT; the sequence and check word are the caller's to publish.
+/// Validates by the check word alone (window_reducer's parking invariant).
+/// Cost: ceil(k/8) steps of 2 (BL = 64) to 5 (BL = 256) eight-lane gathers
+/// and about 30 vector operations, plus about 25 for set-up and the two
 /// horizontal ORs. \throws InputError (throw_range, the first offending
 /// candidate) before writing anything if a producer is out of range. Only
 /// called when avx512_kernel_available().
@@ -310,6 +311,43 @@ inline constexpr bool kCandidateWordLayout = std::endian::native == std::endian:
                                              offsetof(Candidate, flags) == 12 && offsetof(Candidate, source) == 13 &&
                                              sizeof(FlagSet) == 1 && sizeof(DepSource) == 1 &&
                                              sizeof(Candidate) == 16;
+
+/// A slot's check word: the low 32 bits of the submit sequence it was
+/// published at (bits 32-63) and its generation (bits 0-31). Every submit
+/// path validates a candidate by this word alone (check_distance_m1 and the
+/// generation compare), which is exact because window_reducer *parks* the
+/// slots it could alias for (see window_reducer, "Parking").
+inline constexpr std::uint64_t check_word(std::uint64_t seq, Generation generation) noexcept {
+  return (seq << 32) | generation;
+}
+/// (seq_m1 - check's sequence half) mod 2^32: d - 1 for a candidate of the
+/// check word's generation, with d its submit-sequence distance; d - 1 < BL
+/// iff that candidate is tracked (d = 0, aliasing the consumer, gives 2^32 - 1).
+inline constexpr std::uint32_t check_distance_m1(std::uint64_t check, std::uint64_t seq_m1) noexcept {
+  return static_cast<std::uint32_t>(seq_m1) - static_cast<std::uint32_t>(check >> 32);
+}
+/// Parking (window_reducer): a slot not republished for this many submits
+/// (64-bit sequences), or never published, gets a check word at distance
+/// 2 * kParkDistance. Tests build with a small value
+/// (-DDEPREDUCE_WINDOW_PARK_LOG2=9, ci/narrow-lanes) so that streams park all the time.
+#ifndef DEPREDUCE_WINDOW_PARK_LOG2
+#define DEPREDUCE_WINDOW_PARK_LOG2 30
+#endif
+inline constexpr std::uint64_t kParkDistance = std::uint64_t{1} << DEPREDUCE_WINDOW_PARK_LOG2;
+/// A parking round visits kParkBatch slots (round robin) ...
+inline constexpr unsigned kParkBatch = 64;
+/// ... every kParkEvery submits (a power of two): 4,096 by default, so that
+/// the largest reducer (kMaxWindowSlots) visits each slot at least once per
+/// kParkDistance + kParkEvery submits, at 64 slot visits per 4,096 submits.
+inline constexpr std::uint64_t kParkEvery =
+    std::max<std::uint64_t>(1, kParkDistance / (std::uint64_t{1} << 24 /* kMaxWindowSlots */) * kParkBatch);
+/// Longest time between two visits of a slot, in submits.
+inline constexpr std::uint64_t kParkPeriod = ((std::uint64_t{1} << 24) / kParkBatch + 1) * kParkEvery;
+// A slot visited unparked is at d - 1 < kParkDistance, one parked at
+// 2 * kParkDistance; until its next visit neither check word reaches a
+// distance whose low 32 bits are below BL (<= 256) again.
+static_assert(kParkDistance >= 256 && 2 * kParkDistance + kParkPeriod < (std::uint64_t{1} << 32) - 256 &&
+              (kParkEvery & (kParkEvery - 1)) == 0);
 
 /// \p out = \p src moved \p d bits towards the high end, for bitmaps of \p K
 /// 64-bit words (bit i in word i/64, bit i%64) and 0 <= d < 64*K; bits pushed
@@ -408,8 +446,23 @@ private:
 /// Keeps side storage per slot (rings * slots_per_ring entries): the slot's
 /// last published bitmap R (BL/8 bytes), its submit sequence (8 bytes, of
 /// which seq_width bits are meaningful; a packed runtime layout keeps 4 for
-/// 32-bit sequences) and generation (4 bytes) plus a published mark. Nothing
-/// else is kept: memory does not grow with the stream.
+/// 32-bit sequences), its check word (window_detail::check_word: the low 32
+/// bits of the sequence and the generation) and a published mark (one bit).
+/// Nothing else is kept: memory does not grow with the stream.
+///
+/// Parking. The hot paths (submit_flags, both kernels) validate a candidate
+/// by the check word alone: same generation, and d - 1 < BL computed on 32
+/// bits. That is exact for published slots of 32-bit sequences. It could
+/// alias for a never-published slot, or (64-bit sequences) for a slot not
+/// republished for 2^32 submits, so such slots are *parked*: every
+/// kParkEvery (4,096) submits, the next kParkBatch (64) slots, round robin,
+/// are visited, and those unpublished or, 64-bit, at d - 1 >= kParkDistance
+/// (2^30) get the check word's sequence half set to distance
+/// 2 * kParkDistance. Every slot is visited at least once per kParkPeriod
+/// (about 2^30) submits, so no check word reaches distance 2^32 - BL unparked
+/// or parked between visits: it never claims a distance below BL that the
+/// exact sequence (which parking leaves alone, as submit()'s distances use
+/// it) does not. Cost: 64 slot visits per 4,096 submits.
 ///
 /// Four entry points, all changing the reducer identically (same sequence
 /// number, same R[t] published, same verdicts):
@@ -447,8 +500,13 @@ public:
         mask_(options.seq_width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << options.seq_width) - 1),
         next_seq_(options.initial_seq),
         slots_(static_cast<std::size_t>(options.rings) * options.slots_per_ring),
+        marks_(slots_.size()),
         vector_kernel_(options.kernel == WindowKernel::Auto && window_detail::kCandidateWordLayout &&
-                       window_detail::avx512_kernel_available()) {}
+                       window_detail::avx512_kernel_available()) {
+    // Every slot starts unpublished, hence parked.
+    const std::uint64_t parked = window_detail::check_word(next_seq_ - 1 - 2 * window_detail::kParkDistance, 0);
+    for (Slot& s : slots_) s.check = parked;
+  }
 
   /// Submits task \p task (generation \p generation) with its dependency
   /// \p candidates (any order, duplicates allowed) and writes the verdicts to
@@ -566,7 +624,7 @@ public:
   /// Bit i: the task submitted i+1 before it reaches it through WAIT edges.
   std::optional<Bitmap> published(TaskId id, Generation generation) const noexcept {
     const std::size_t at = index_or_npos(id);
-    if (at == kNpos || slots_[at].tag != (kPublished | generation)) return std::nullopt;
+    if (at == kNpos || !holds(at, generation)) return std::nullopt;
     return slots_[at].reach;
   }
 
@@ -577,28 +635,38 @@ public:
   const char* kernel_name() const noexcept { return vector_kernel_ ? "avx512" : "portable"; }
   /// The options the reducer was built with.
   const WindowOptions& options() const noexcept { return options_; }
-  /// Bytes of side storage per slot (bitmap + sequence + generation + mark).
+  /// Bytes of side storage per slot (bitmap + sequence + check word), not
+  /// counting the published mark (one bit per slot).
   static constexpr std::size_t bytes_per_slot() noexcept { return sizeof(Slot); }
-  /// Total side storage in bytes: rings * slots_per_ring * bytes_per_slot().
-  std::size_t storage_bytes() const noexcept { return slots_.size() * sizeof(Slot); }
+  /// Total side storage in bytes: rings * slots_per_ring * bytes_per_slot()
+  /// plus the published marks (one bit per slot, in 64-bit words).
+  std::size_t storage_bytes() const noexcept {
+    return slots_.size() * (sizeof(Slot) + sizeof(std::uint8_t));
+  }
 
 private:
   static constexpr std::size_t kNpos = ~std::size_t{0};
   static constexpr unsigned kWords = BL / 64;
   static constexpr std::uint8_t kWaitBit = static_cast<std::uint8_t>(Flag::Wait);
-  /// Slot::tag of a published slot: this bit | generation (unpublished: 0).
-  static constexpr std::uint64_t kPublished = std::uint64_t{1} << 32;
 
   struct Slot {
     Bitmap reach;
+    /// The submit sequence it was published at (exact: submit()'s distances).
     std::uint64_t seq = 0;
-    /// The published mark and the generation in one word (kPublished |
-    /// generation; 0 = never published), so that one compare validates.
-    std::uint64_t tag = 0;
+    /// window_detail::check_word(seq, generation), or parked (class comment):
+    /// what the hot paths validate by, in one load.
+    std::uint64_t check = 0;
   };
   static_assert(sizeof(Slot) == (kWords + 2) * 8 && offsetof(Slot, seq) == kWords * 8 &&
-                    offsetof(Slot, tag) == (kWords + 1) * 8,
+                    offsetof(Slot, check) == (kWords + 1) * 8,
                 "window_detail::KernelSlots reads a slot as BL/64 + 2 words");
+
+  /// Whether slot \p at was ever published (its mark).
+  bool is_published(std::size_t at) const noexcept { return marks_[at] != 0; }
+  /// Whether slot \p at holds a bitmap published with \p generation.
+  bool holds(std::size_t at, Generation generation) const noexcept {
+    return is_published(at) && static_cast<Generation>(slots_[at].check) == generation;
+  }
 
   /// The small fields of a candidate or verdict in one word, so that table
   /// and scratch entries are written with two or three stores: generation
@@ -671,7 +739,7 @@ private:
   std::size_t self_or_throw(TaskId task, Generation generation) const {
     const std::size_t self = index_or_npos(task);
     if (self == kNpos) window_detail::throw_range("task", task, options_.rings, options_.slots_per_ring);
-    if (slots_[self].tag == (kPublished | generation)) window_detail::throw_republished(task, generation);
+    if (holds(self, generation)) window_detail::throw_republished(task, generation);
     return self;
   }
 
@@ -731,24 +799,46 @@ private:
                const std::uint64_t (&via)[kWords]) noexcept {
     Slot& mine = slots_[self];
     for (unsigned j = 0; j < kWords; ++j) mine.reach.words_[j] = acc.direct[j] | via[j];
-    stamp(mine, generation);
+    stamp(self, generation);
   }
 
-  /// Marks \p mine (its bitmap already written) published with \p generation
-  /// at this submit's sequence, and consumes the sequence.
-  void stamp(Slot& mine, Generation generation) noexcept {
+  /// Marks slot \p self (its bitmap already written) published with
+  /// \p generation at this submit's sequence, consumes the sequence, and
+  /// every kParkEvery submits runs a parking round.
+  void stamp(std::size_t self, Generation generation) noexcept {
+    Slot& mine = slots_[self];
     mine.seq = next_seq_;
-    mine.tag = kPublished | generation;
+    mine.check = window_detail::check_word(next_seq_, generation);
+    marks_[self] = 1;
     next_seq_ = (next_seq_ + 1) & mask_;
+    if ((next_seq_ & (window_detail::kParkEvery - 1)) == 0) [[unlikely]] park_round();
   }
 
-  /// The slot of a candidate's producer; throws InputError (the only branch
-  /// of the candidate loops) if its ring or slot is outside the configuration.
-  const Slot& producer_slot(TaskId producer) const {
+  /// One parking round (class comment): the next kParkBatch slots after the
+  /// cursor, parked relative to the next submit's sequence if unpublished or
+  /// (64-bit sequences) at d - 1 >= kParkDistance. Cost O(kParkBatch).
+  void park_round() noexcept {
+    const std::uint64_t seq_m1 = (next_seq_ - 1) & mask_;
+    const std::uint64_t parked_seq = window_detail::check_word(seq_m1 - 2 * window_detail::kParkDistance, 0);
+    const bool wide = mask_ == ~std::uint64_t{0};
+    const std::size_t n = slots_.size();
+    std::size_t at = park_cursor_;
+    for (unsigned i = 0; i < window_detail::kParkBatch; ++i) {
+      Slot& s = slots_[at];
+      if (!is_published(at) || (wide && seq_m1 - s.seq >= window_detail::kParkDistance))
+        s.check = parked_seq | static_cast<Generation>(s.check);
+      at = at + 1 == n ? 0 : at + 1;
+    }
+    park_cursor_ = at;
+  }
+
+  /// The slot index of a candidate's producer; throws InputError (the only
+  /// branch of the candidate loops) if its ring or slot is outside the configuration.
+  std::size_t producer_index(TaskId producer) const {
     const std::uint32_t ring = task_ring(producer), slot = task_slot(producer);
     if (ring >= options_.rings || slot >= options_.slots_per_ring) [[unlikely]]
       window_detail::throw_range("producer", producer, options_.rings, options_.slots_per_ring);
-    return slots_[static_cast<std::size_t>(ring) * options_.slots_per_ring + slot];
+    return static_cast<std::size_t>(ring) * options_.slots_per_ring + slot;
   }
   template <bool SameRing>
   std::size_t submit_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
@@ -761,19 +851,17 @@ private:
                                           options_.slots_per_ring,
                                           (std::uint64_t{options_.rings - 1u} << 32) | (options_.slots_per_ring - 1u),
                                           std::uint64_t{options_.slots_per_ring} * (kWords + 2),
-                                          (next_seq_ - 1) & mask_,
-                                          mask_,
+                                          next_seq_ - 1,
                                           task_ring(task)};
     // The kernel writes R[t] straight into the task's slot (after reading
     // every candidate, and not at all if it throws); the rest of the publish is here.
-    Slot& mine = slots_[self];
+    std::uint64_t* const mine = slots_[self].reach.words_;
     const std::size_t removed =
         options_.mode == WindowMode::SameRing
             ? window_detail::flags_avx512<BL, true>(view, candidates.data(), candidates.size(), effective,
-                                                    mine.reach.words_)
-            : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective,
-                                                     mine.reach.words_);
-    stamp(mine, generation);
+                                                    mine)
+            : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective, mine);
+    stamp(self, generation);
     return removed;
   }
   template <bool SameRing>
@@ -784,6 +872,8 @@ private:
   std::uint64_t mask_;
   std::uint64_t next_seq_;
   std::vector<Slot> slots_;
+  std::vector<std::uint8_t> marks_;           // published marks, one byte per slot (a store, not a read-modify-write)
+  std::size_t park_cursor_ = 0;               // the next slot a parking round visits
   std::vector<Work> scratch_;                 // submit: far (d > BL) and stale candidates
   std::vector<std::uint64_t> tracked_;        // submit_flags: per candidate, see flags_impl
   std::vector<Near> near_ = std::vector<Near>(BL + 1);
@@ -794,11 +884,14 @@ private:
 // on its data (a random candidate list would mispredict most of them):
 //   range check (the only branch; throws)        -> slot s
 //   d = (seq - s.seq) mod 2^width
-//   valid     = s.tag == (published | generation) && d != 0
+//   valid     = s published && its generation == the candidate's && d != 0
 //   in_window = valid && d <= BL                 (tracked, or cross-ring within the window)
 //   tracked   = in_window && same ring (same-ring mode only)
 // and Accumulator::add() the direct bit and the shifted bitmap under the mask
-// `tracked && WAIT`. The mode is a template parameter.
+// `tracked && WAIT`. submit_flags needs `tracked` only, and takes it from the
+// check word (same generation, (seq - 1 - its sequence half) mod 2^32 < BL),
+// one load instead of three; parking (class comment) makes the two agree.
+// The mode is a template parameter.
 
 template <unsigned BL>
 template <bool SameRing>
@@ -824,9 +917,12 @@ std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Gener
   for (std::size_t i = 0; i < k; ++i) {
     const Candidate& c = cand[i];
     const std::uint32_t ring = task_ring(c.producer);
-    const Slot& s = producer_slot(c.producer);
+    const std::size_t at = producer_index(c.producer);
+    const Slot& s = slots[at];
     const std::uint64_t d = (seq - s.seq) & mask;
-    const std::uint64_t valid = static_cast<std::uint64_t>(s.tag == (kPublished | c.generation)) &
+    // Exact: the published mark, the generation and the full sequence.
+    const std::uint64_t valid = static_cast<std::uint64_t>(is_published(at)) &
+                                static_cast<std::uint64_t>(static_cast<Generation>(s.check) == c.generation) &
                                 static_cast<std::uint64_t>(d != 0);
     const std::uint64_t cross = SameRing ? static_cast<std::uint64_t>(ring != own_ring) : 0;
     const std::uint64_t in_window = valid & static_cast<std::uint64_t>(d <= BL);
@@ -928,8 +1024,9 @@ template <unsigned BL>
 template <bool SameRing>
 std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Generation generation,
                                            std::span<const Candidate> candidates, FlagSet* effective) {
-  const std::uint64_t seq = next_seq_, mask = mask_;
+  const std::uint64_t seq_m1 = next_seq_ - 1;
   const std::uint32_t own_ring = task_ring(task);
+  const Slot* const slots = slots_.data();
   const Candidate* const cand = candidates.data();
   const std::size_t k = candidates.size();
   if (tracked_.size() < k) tracked_.resize(k);
@@ -940,11 +1037,13 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
   for (std::size_t i = 0; i < k; ++i) {
     const Candidate& c = cand[i];
     const std::uint32_t ring = task_ring(c.producer);
-    const Slot& s = producer_slot(c.producer);
-    const std::uint64_t d = (seq - s.seq) & mask;
+    const Slot& s = slots[producer_index(c.producer)];
+    // The check word alone (class comment, "Parking"): same generation and d - 1 < BL.
+    const std::uint64_t d = std::uint64_t{window_detail::check_distance_m1(s.check, seq_m1)} + 1;
     const std::uint64_t tracked_wait =
-        static_cast<std::uint64_t>(s.tag == (kPublished | c.generation)) & static_cast<std::uint64_t>(d - 1 < BL) &
-        (SameRing ? static_cast<std::uint64_t>(ring == own_ring) : 1) & (c.flags.bits() & kWaitBit);
+        static_cast<std::uint64_t>(static_cast<Generation>(s.check) == c.generation) &
+        static_cast<std::uint64_t>(d - 1 < BL) & (SameRing ? static_cast<std::uint64_t>(ring == own_ring) : 1) &
+        (c.flags.bits() & kWaitBit);
     acc.add(s.reach, d, tracked_wait);
     // One word: the candidate's own bit (0 if not tracked); else d (0 if not tracked).
     if constexpr (kWords == 1)
