@@ -776,13 +776,13 @@ TEST(WindowReducer, SideStorageIsSizedPerSlot) {
   WindowOptions o; // 4 rings x 16384 slots
   window_reducer<64> r64(o);
   window_reducer<256> r256(o);
-  // Slots, plus one published mark bit per slot.
-  EXPECT_EQ(r64.storage_bytes(), 65536u * window_reducer<64>::bytes_per_slot() + 65536u / 8);
-  // Bitmap (8 / 16 / 32 bytes) + sequence (8) + check word (generation, low 32 bits of the sequence).
-  EXPECT_EQ(window_reducer<64>::bytes_per_slot(), 8u + 16u);
-  EXPECT_EQ(window_reducer<128>::bytes_per_slot(), 16u + 16u);
-  EXPECT_EQ(window_reducer<256>::bytes_per_slot(), 32u + 16u);
-  EXPECT_EQ(r256.storage_bytes(), 65536u * 48u + 65536u / 8);
+  EXPECT_EQ(r64.storage_bytes(), 65536u * window_reducer<64>::bytes_per_slot());
+  // Bitmap (8 / 16 / 32 bytes) + sequence (8) + check word (8: generation and
+  // the sequence's low 32 bits) + published mark (1).
+  EXPECT_EQ(window_reducer<64>::bytes_per_slot(), 8u + 17u);
+  EXPECT_EQ(window_reducer<128>::bytes_per_slot(), 16u + 17u);
+  EXPECT_EQ(window_reducer<256>::bytes_per_slot(), 32u + 17u);
+  EXPECT_EQ(r256.storage_bytes(), 65536u * 49u);
 }
 
 // submit_flags has two kernels (WindowKernel): the AVX-512 one, eight
@@ -825,6 +825,8 @@ void kernels_agree(WindowMode mode, unsigned width) {
     ASSERT_EQ(fast.published(id, gen), plain.published(id, gen)) << "task " << i;
     done.emplace_back(id, gen);
   }
+  EXPECT_EQ(fast.audit(), std::nullopt);
+  EXPECT_EQ(plain.audit(), std::nullopt);
 }
 
 TEST(WindowReducer, SubmitFlagsKernelsAgreeOnEveryCandidateCount) {
@@ -875,6 +877,85 @@ TEST(WindowReducer, SubmitFlagsOutOfRangeProducerLateInTheListThrowsFirst) {
     EXPECT_EQ(eff, std::vector<FlagSet>(20, FlagSet::retain()));
     EXPECT_EQ(r.next_seq(), 1u);
     EXPECT_FALSE(r.published(make_task_id(0, 1), 0).has_value());
+  }
+}
+
+// submit_flags validates by the check word: the generation and the low 32
+// bits of the sequence. With 64-bit sequences that half wraps every 2^32
+// submits while the sequence does not: a chain across 2^32 - 1 -> 2^32
+// reduces as anywhere else (B at 2^32 - 1, C at 2^32), in every entry point
+// and both kernels.
+TEST(WindowReducer, CheckWordCrossesTheLow32BitWrapOf64BitSequences) {
+  StreamBuilder s;
+  const auto a = s.add(0, 0);
+  const auto b = s.add(0, 1, 0, {s.on(a)});
+  const auto c = s.add(0, 2, 0, {s.on(a), s.on(b)});
+  for (std::uint64_t start : {std::uint64_t{0xffff'fffe}, std::uint64_t{0x7'ffff'fffe}}) {
+    WindowOptions o = one_ring();
+    o.initial_seq = start;
+    for (unsigned bl : kWindowSizes) {
+      const WindowRun run = run_all(bl, s.stream, o);
+      EXPECT_EQ(edge_to(run, c, s.stream[a]).distance, 2u);
+      EXPECT_TRUE(edge_to(run, c, s.stream[a]).wait_removed()) << "BL=" << bl << " start " << start;
+      EXPECT_EQ(depreduce::testing::submit_flags_difference(bl, {s.stream, o}), "") << "start " << start;
+    }
+  }
+}
+
+// A never-published slot's check word holds generation 0; a generation-0
+// candidate naming it must stay stale at any sequence (the word is parked,
+// not 0, which would look like "published at sequence 0"): sequences around
+// 0, BL, 2^31, 2^32 and 2^64, both widths, both kernels, every entry point.
+TEST(WindowReducer, NeverPublishedSlotIsStaleWhateverTheSequence) {
+  StreamBuilder s;
+  const auto t0 = s.add(0, 0, 0, {{make_task_id(0, 1), 0, kWait, DepSource::Creator},
+                                  {make_task_id(0, 2), 0, kWaitRetain, DepSource::TensorMap}});
+  const auto t1 = s.add(0, 3, 0, {s.on(t0), {make_task_id(0, 1), 0, kWait, DepSource::Explicit}});
+  const std::uint64_t starts[] = {0, 1, 63, 64, 255, 256, 0x8000'0000, 0xffff'ffff, 0x1'0000'0000,
+                                  0x1'0000'0040, ~std::uint64_t{0}};
+  for (unsigned width : {32u, 64u})
+    for (std::uint64_t start : starts) {
+      if (width == 32 && start > 0xffff'ffffu) continue;
+      WindowOptions o = one_ring(8);
+      o.seq_width = width;
+      o.initial_seq = start;
+      for (unsigned bl : kWindowSizes) {
+        const WindowRun run = run_all(bl, s.stream, o);
+        for (const WindowEdge& e : run.edges[t0]) EXPECT_EQ(e.status, WindowStatus::Stale) << "start " << start;
+        EXPECT_EQ(run.edges[t1].back().status, WindowStatus::Stale) << "start " << start;
+        EXPECT_EQ(edge_to(run, t1, s.stream[t0]).status, WindowStatus::Tracked);
+        EXPECT_EQ(depreduce::testing::submit_flags_difference(bl, {s.stream, o}), "") << "start " << start;
+      }
+      window_reducer<64> r(o);
+      EXPECT_EQ(r.audit(), std::nullopt) << "start " << start;
+    }
+}
+
+// Parking: a slot left alone for more than kParkDistance submits plus a
+// visit period gets its check word parked; submit() still reports its exact
+// distance, and no path counts it as tracked (the audit holds throughout).
+// Needs about 2 * kParkDistance submits, so it runs in the build with
+// -DDEPREDUCE_WINDOW_PARK_LOG2=9 (ci/narrow-lanes), where streams park all
+// the time; the default build (2^30) skips it.
+TEST(WindowReducer, ParkedSlotKeepsItsExactDistanceAndIsNeverTracked) {
+  if (window_detail::kParkDistance > 4096) GTEST_SKIP() << "kParkDistance is " << window_detail::kParkDistance;
+  const std::size_t filler = 2 * window_detail::kParkDistance + 300;
+  for (unsigned width : {32u, 64u}) {
+    StreamBuilder s;
+    const auto a = s.add(0, 0);
+    s.fill(0, 1, filler);
+    const auto b = s.add(0, static_cast<std::uint32_t>(filler + 1), 0, {s.on(a), s.on(a, kRetain)});
+    WindowOptions o = one_ring(static_cast<std::uint32_t>(filler + 8));
+    o.seq_width = width;
+    o.initial_seq = width == 32 ? 0xffff'ff00u : ~std::uint64_t{0} - 0x100;
+    for (unsigned bl : kWindowSizes) {
+      const WindowRun run = run_all(bl, s.stream, o);
+      const WindowEdge e = edge_to(run, b, s.stream[a]);
+      EXPECT_EQ(e.distance, filler + 1);
+      EXPECT_EQ(e.status, WindowStatus::Untracked);
+      EXPECT_EQ(e.flags, kWaitRetain);
+      EXPECT_EQ(depreduce::testing::submit_flags_difference(bl, {s.stream, o}), "") << "width " << width;
+    }
   }
 }
 

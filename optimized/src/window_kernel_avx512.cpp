@@ -209,22 +209,26 @@ struct FlagsKernel {
   }
 };
 
-template <unsigned BL, bool SameRing>
+/// submit_flags on k candidates; Long: any k <= 64, else k <= 16 (most
+/// tasks: both steps in registers, a smaller stack frame).
+template <unsigned BL, bool SameRing, bool Long>
 __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlots& s, const Candidate* c,
                                                                   std::size_t k, FlagSet* effective,
                                                                   std::uint64_t* reach_out) {
   FlagsKernel<BL, SameRing> kernel(s, c, k);
-  // Step 0 stays in registers; further steps (k > 8) keep theirs in a small
-  // array for pass 2. No masked access at all when k = 0 (window_reducer
-  // does not call the kernel then, but it must hold for any caller): the span
-  // may be empty with a null pointer, and a fully masked access to an
-  // unmapped page still costs a microcode assist (about 50 ns, measured).
+  // Steps 0 and 1 stay in registers; further steps (k > 16) keep theirs in
+  // a small array for pass 2. No masked access at all when k = 0
+  // (window_reducer does not call the kernel then, but it must hold for any
+  // caller): the span may be empty with a null pointer, and a fully masked
+  // access to an unmapped page still costs a microcode assist (about 50 ns, measured).
   using Step = typename FlagsKernel<BL, SameRing>::Step;
-  Step first{kernel.zero, kernel.zero, 0};
+  Step first{kernel.zero, kernel.zero, 0}, second = first;
   if (k != 0) first = kernel.step(0);
-  const unsigned steps = static_cast<unsigned>((k + 7) / 8);
-  Step rest[kMaxSteps - 1];
-  for (unsigned g = 1; g < steps; ++g) rest[g - 1] = kernel.step(g);
+  if (k > 8) second = kernel.step(1);
+  [[maybe_unused]] Step rest[Long ? kMaxSteps - 2 : 1];
+  const unsigned steps = Long ? static_cast<unsigned>((k + 7) / 8) : 2u;
+  if constexpr (Long)
+    for (unsigned g = 2; g < steps; ++g) rest[g - 2] = kernel.step(g);
 
   if (kernel.all_in_range != 0xff) [[unlikely]] { // the first offending candidate, as the portable loop reports it
     for (std::size_t i = 0; i < k; ++i)
@@ -234,7 +238,9 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
 
   const __m512i via_vec = kernel.finish_bitmaps(reach_out);
   std::size_t removed = k != 0 ? kernel.verdicts(0, first, via_vec, effective) : 0;
-  for (unsigned g = 1; g < steps; ++g) removed += kernel.verdicts(g, rest[g - 1], via_vec, effective);
+  if (k > 8) removed += kernel.verdicts(1, second, via_vec, effective);
+  if constexpr (Long)
+    for (unsigned g = 2; g < steps; ++g) removed += kernel.verdicts(g, rest[g - 2], via_vec, effective);
   return removed;
 }
 
@@ -248,7 +254,8 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
 template <unsigned BL, bool SameRing>
 std::size_t flags_avx512(const KernelSlots& s, const Candidate* c, std::size_t k, FlagSet* effective,
                          std::uint64_t* reach_out) {
-  return flags_kernel<BL, SameRing>(s, c, k, effective, reach_out);
+  return k <= 16 ? flags_kernel<BL, SameRing, false>(s, c, k, effective, reach_out)
+                 : flags_kernel<BL, SameRing, true>(s, c, k, effective, reach_out);
 }
 
 #else // no AVX-512 kernel in this build: never called (avx512_kernel_available() is false)

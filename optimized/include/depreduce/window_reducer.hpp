@@ -635,14 +635,37 @@ public:
   const char* kernel_name() const noexcept { return vector_kernel_ ? "avx512" : "portable"; }
   /// The options the reducer was built with.
   const WindowOptions& options() const noexcept { return options_; }
-  /// Bytes of side storage per slot (bitmap + sequence + check word), not
-  /// counting the published mark (one bit per slot).
-  static constexpr std::size_t bytes_per_slot() noexcept { return sizeof(Slot); }
-  /// Total side storage in bytes: rings * slots_per_ring * bytes_per_slot()
-  /// plus the published marks (one bit per slot, in 64-bit words).
-  std::size_t storage_bytes() const noexcept {
-    return slots_.size() * (sizeof(Slot) + sizeof(std::uint8_t));
+
+  /// Checks the invariant the hot paths rely on (class comment, "Parking"):
+  /// every slot's check word is either exact (published, the sequence half
+  /// is the sequence's low 32 bits and, 64-bit, d - 1 < kParkDistance + the
+  /// visit period) or parked (its distance half, seen by the next submit, in
+  /// [2 kParkDistance, 2 kParkDistance + the visit period]); the visit period
+  /// is ceil(rings * slots_per_ring / kParkBatch) * kParkEvery submits.
+  /// \returns std::nullopt, or the first offending slot and why.
+  /// Cost O(rings * slots_per_ring); for tests and debugging.
+  std::optional<std::string> audit() const {
+    const std::uint64_t seq_m1 = (next_seq_ - 1) & mask_;
+    const std::uint64_t period =
+        (slots_.size() + window_detail::kParkBatch - 1) / window_detail::kParkBatch * window_detail::kParkEvery;
+    const std::uint64_t parked_lo = 2 * window_detail::kParkDistance, parked_hi = parked_lo + period;
+    for (std::size_t at = 0; at < slots_.size(); ++at) {
+      const Slot& s = slots_[at];
+      const bool exact = is_published(at) && (s.check >> 32) == (s.seq & 0xffff'ffffu) &&
+                         (mask_ != ~std::uint64_t{0} || seq_m1 - s.seq < window_detail::kParkDistance + period);
+      const std::uint32_t dc = window_detail::check_distance_m1(s.check, seq_m1);
+      if (!exact && (dc < parked_lo || dc > parked_hi))
+        return "slot " + std::to_string(at) + ": check word neither exact nor parked (distance half " +
+               std::to_string(dc) + ", sequence " + std::to_string(s.seq) + ", next sequence " +
+               std::to_string(next_seq_) + (is_published(at) ? "" : ", never published") + ")";
+    }
+    return std::nullopt;
   }
+  /// Bytes of side storage per slot: bitmap + sequence + check word + the
+  /// published mark (one byte).
+  static constexpr std::size_t bytes_per_slot() noexcept { return sizeof(Slot) + sizeof(std::uint8_t); }
+  /// Total side storage in bytes: rings * slots_per_ring * bytes_per_slot().
+  std::size_t storage_bytes() const noexcept { return slots_.size() * bytes_per_slot(); }
 
 private:
   static constexpr std::size_t kNpos = ~std::size_t{0};

@@ -102,7 +102,8 @@ Graph full_wait_graph(const TaskStream& stream);
 /// submit() removed WAIT from its producer, the removal counts match, and both
 /// publish the same bitmaps - or a description of the first disagreement.
 /// Runs submit_flags with each kernel (WindowKernel::Auto, which is the
-/// AVX-512 one where the CPU has it, and WindowKernel::Portable).
+/// AVX-512 one where the CPU has it, and WindowKernel::Portable), and
+/// window_reducer::audit() on both reducers along the way.
 /// \throws InputError if the stream is invalid (as run_window()).
 std::string submit_flags_difference(unsigned bl, const WindowCase& c);
 
