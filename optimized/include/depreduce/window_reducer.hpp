@@ -313,10 +313,11 @@ inline constexpr bool kCandidateWordLayout = std::endian::native == std::endian:
                                              sizeof(Candidate) == 16;
 
 /// A slot's check word: the low 32 bits of the submit sequence it was
-/// published at (bits 32-63) and its generation (bits 0-31). Every submit
-/// path validates a candidate by this word alone (check_distance_m1 and the
-/// generation compare), which is exact because window_reducer *parks* the
-/// slots it could alias for (see window_reducer, "Parking").
+/// published at (bits 32-63) and its generation (bits 0-31). submit_flags
+/// (both kernels) validates a candidate by this word alone (check_distance_m1
+/// and the generation compare), which is exact because window_reducer *parks*
+/// the slots it could alias for (see window_reducer, "Parking"); submit() and
+/// its forms use the full sequence and the published mark.
 inline constexpr std::uint64_t check_word(std::uint64_t seq, Generation generation) noexcept {
   return (seq << 32) | generation;
 }
@@ -447,7 +448,7 @@ private:
 /// last published bitmap R (BL/8 bytes), its submit sequence (8 bytes, of
 /// which seq_width bits are meaningful; a packed runtime layout keeps 4 for
 /// 32-bit sequences), its check word (window_detail::check_word: the low 32
-/// bits of the sequence and the generation) and a published mark (one bit).
+/// bits of the sequence and the generation) and a published mark (one byte).
 /// Nothing else is kept: memory does not grow with the stream.
 ///
 /// Parking. The hot paths (submit_flags, both kernels) validate a candidate
