@@ -447,9 +447,10 @@ private:
 /// Keeps side storage per slot (rings * slots_per_ring entries): the slot's
 /// last published bitmap R (BL/8 bytes), its submit sequence (8 bytes, of
 /// which seq_width bits are meaningful; a packed runtime layout keeps 4 for
-/// 32-bit sequences), its check word (window_detail::check_word: the low 32
-/// bits of the sequence and the generation) and a published mark (one byte).
-/// Nothing else is kept: memory does not grow with the stream.
+/// 32-bit sequences; a slot never published holds a sequence no submit gets)
+/// and its check word (window_detail::check_word: the low 32 bits of the
+/// sequence and the generation). Nothing else is kept: memory does not grow
+/// with the stream.
 ///
 /// Parking. The hot paths (submit_flags, both kernels) validate a candidate
 /// by the check word alone: same generation, and d - 1 < BL computed on 32
@@ -501,12 +502,15 @@ public:
         mask_(options.seq_width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << options.seq_width) - 1),
         next_seq_(options.initial_seq),
         slots_(static_cast<std::size_t>(options.rings) * options.slots_per_ring),
-        marks_(slots_.size()),
+        never_seq_(options.seq_width >= 64 ? options.initial_seq - 1 : std::uint64_t{1} << 32),
         vector_kernel_(options.kernel == WindowKernel::Auto && window_detail::kCandidateWordLayout &&
                        window_detail::avx512_kernel_available()) {
     // Every slot starts unpublished, hence parked.
     const std::uint64_t parked = window_detail::check_word(next_seq_ - 1 - 2 * window_detail::kParkDistance, 0);
-    for (Slot& s : slots_) s.check = parked;
+    for (Slot& s : slots_) {
+      s.seq = never_seq_;
+      s.check = parked;
+    }
   }
 
   /// Submits task \p task (generation \p generation) with its dependency
@@ -662,9 +666,8 @@ public:
     }
     return std::nullopt;
   }
-  /// Bytes of side storage per slot: bitmap + sequence + check word + the
-  /// published mark (one byte).
-  static constexpr std::size_t bytes_per_slot() noexcept { return sizeof(Slot) + sizeof(std::uint8_t); }
+  /// Bytes of side storage per slot: bitmap + sequence + check word.
+  static constexpr std::size_t bytes_per_slot() noexcept { return sizeof(Slot); }
   /// Total side storage in bytes: rings * slots_per_ring * bytes_per_slot().
   std::size_t storage_bytes() const noexcept { return slots_.size() * bytes_per_slot(); }
 
@@ -675,7 +678,8 @@ private:
 
   struct Slot {
     Bitmap reach;
-    /// The submit sequence it was published at (exact: submit()'s distances).
+    /// The submit sequence it was published at (exact: submit()'s
+    /// distances), or never_seq_ if it never was.
     std::uint64_t seq = 0;
     /// window_detail::check_word(seq, generation), or parked (class comment):
     /// what the hot paths validate by, in one load.
@@ -685,8 +689,8 @@ private:
                     offsetof(Slot, check) == (kWords + 1) * 8,
                 "window_detail::KernelSlots reads a slot as BL/64 + 2 words");
 
-  /// Whether slot \p at was ever published (its mark).
-  bool is_published(std::size_t at) const noexcept { return marks_[at] != 0; }
+  /// Whether slot \p at was ever published.
+  bool is_published(std::size_t at) const noexcept { return slots_[at].seq != never_seq_; }
   /// Whether slot \p at holds a bitmap published with \p generation.
   bool holds(std::size_t at, Generation generation) const noexcept {
     return is_published(at) && static_cast<Generation>(slots_[at].check) == generation;
@@ -833,7 +837,6 @@ private:
     Slot& mine = slots_[self];
     mine.seq = next_seq_;
     mine.check = window_detail::check_word(next_seq_, generation);
-    marks_[self] = 1;
     next_seq_ = (next_seq_ + 1) & mask_;
     if ((next_seq_ & (window_detail::kParkEvery - 1)) == 0) [[unlikely]] park_round();
   }
@@ -896,7 +899,9 @@ private:
   std::uint64_t mask_;
   std::uint64_t next_seq_;
   std::vector<Slot> slots_;
-  std::vector<std::uint8_t> marks_;           // published marks, one byte per slot (a store, not a read-modify-write)
+  /// Slot::seq of a slot never published: a sequence no submit gets (32-bit:
+  /// 2^32; 64-bit: initial_seq - 1, which the 2^64 - 1st submit would get).
+  std::uint64_t never_seq_;
   std::size_t park_cursor_ = 0;               // the next slot a parking round visits
   std::vector<Work> scratch_;                 // submit: far (d > BL) and stale candidates
   std::vector<std::uint64_t> tracked_;        // submit_flags: per candidate, see flags_impl
@@ -944,8 +949,8 @@ std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Gener
     const std::size_t at = producer_index(c.producer);
     const Slot& s = slots[at];
     const std::uint64_t d = (seq - s.seq) & mask;
-    // Exact: the published mark, the generation and the full sequence.
-    const std::uint64_t valid = static_cast<std::uint64_t>(is_published(at)) &
+    // Exact: published (a real sequence), the generation, and the full sequence.
+    const std::uint64_t valid = static_cast<std::uint64_t>(s.seq != never_seq_) &
                                 static_cast<std::uint64_t>(static_cast<Generation>(s.check) == c.generation) &
                                 static_cast<std::uint64_t>(d != 0);
     const std::uint64_t cross = SameRing ? static_cast<std::uint64_t>(ring != own_ring) : 0;
