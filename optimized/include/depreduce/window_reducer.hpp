@@ -606,7 +606,7 @@ public:
   /// scratch has grown to the largest k. Kernel (WindowOptions::kernel,
   /// kernel_name()): with the AVX-512 kernel eight candidates per step, else
   /// one; in cache, per task of 0..16 (8 on average) random candidates,
-  /// about 21 / 31 / 49 ns (AVX-512) and 38 / 60 / 92 ns (portable) for
+  /// about 19 / 30 / 47 ns (AVX-512) and 37 / 61 / 99 ns (portable) for
   /// BL = 64 / 128 / 256 on a 2.6 GHz Sapphire Rapids (docs/performance.md).
   /// \throws InputError as submit(), and if \p effective is shorter than
   ///   \p candidates; on a throw nothing changed and \p effective was not written.
