@@ -36,7 +36,7 @@ namespace {
 
 struct ReportOptions {
   std::string file;
-  std::vector<unsigned> bls{64, 128, 256};
+  std::vector<std::string> bls{"64,128,256"}; ///< --bl arguments, one per occurrence
   std::string mode = "global";
   std::string plot;
   bool json = false;
@@ -148,6 +148,7 @@ struct BlReport {
   double ns_per_task = -1;           ///< submit_into (verdicts, canonical order); < 0: not measured.
   double flags_ns_per_task = -1;     ///< submit_flags (the runtime's hot path); < 0: not measured.
   std::string kernel;                ///< submit_flags kernel: "avx512" or "portable".
+  double kernel_task_share = 0;      ///< Share of the trace's tasks that kernel runs (avx512: 1..64 candidates).
   std::size_t storage_bytes = 0;
 };
 
@@ -160,6 +161,16 @@ BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& opti
   r.counters = run.counters;
   r.storage_bytes = window_reducer<BL>(options).storage_bytes();
   r.kernel = window_reducer<BL>(options).kernel_name();
+  {
+    // The AVX-512 kernel takes tasks of 1..kVectorKernelMaxCandidates
+    // candidates; the others run the portable loop.
+    std::size_t runs_kernel = 0;
+    for (const TaskRecord& t : trace.stream)
+      runs_kernel += r.kernel == "portable" ||
+                     (!t.candidates.empty() && t.candidates.size() <= window_detail::kVectorKernelMaxCandidates);
+    r.kernel_task_share =
+        trace.stream.empty() ? 0.0 : static_cast<double>(runs_kernel) / static_cast<double>(trace.stream.size());
+  }
   // Historical positions of stale producers, for the miss classification.
   std::map<std::pair<TaskId, Generation>, std::size_t> last;
   for (std::size_t i = 0; i < run.edges.size(); ++i) {
@@ -196,7 +207,8 @@ BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& opti
   }
   if (budget_ms > 0 && !trace.stream.empty()) {
     // Steady-state cost per submit. A batch is K back-to-back copies of the
-    // trace (about 2^17 submits in all), copy k with every generation (tasks
+    // trace (about 2^17 submits or 2^21 candidates in all, whichever is
+    // fewer, and at least one copy), copy k with every generation (tasks
     // and candidates) shifted by k * G, G = largest generation + 1: no
     // (slot, generation) repeats and every candidate is valid or stale
     // exactly as in the trace. Each batch runs on a fresh reducer built
@@ -209,7 +221,11 @@ BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& opti
       for (const Candidate& c : t.candidates) g = std::max<std::uint64_t>(g, c.generation);
     }
     const std::uint64_t shift = g + 1;
-    std::uint64_t copies = std::max<std::uint64_t>(1, (std::uint64_t{1} << 17) / trace.stream.size());
+    std::size_t candidates = 0;
+    for (const TaskRecord& t : trace.stream) candidates += t.candidates.size();
+    std::uint64_t copies = std::max<std::uint64_t>(
+        1, std::min<std::uint64_t>((std::uint64_t{1} << 17) / trace.stream.size(),
+                                   (std::uint64_t{1} << 21) / std::max<std::size_t>(1, candidates)));
     copies = std::max<std::uint64_t>(1, std::min<std::uint64_t>(copies, 0xffffffffu / shift));
     TaskStream batch;
     batch.reserve(copies * trace.stream.size());
@@ -338,16 +354,40 @@ std::string cdf_svg(const std::string& title, const std::vector<std::uint64_t>& 
   return s;
 }
 
+/// --bl (each occurrence): window sizes 64, 128 and/or 256, comma-separated (repeats ignored),
+/// in ascending order. \throws CLI::ValidationError (a usage error) naming
+/// the bad item, before any input is read.
+std::vector<unsigned> parse_bls(const std::vector<std::string>& args) {
+  std::vector<unsigned> bls;
+  for (const std::string& text : args) {
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = text.find(',', start);
+      const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (item == "64" || item == "128" || item == "256") bls.push_back(static_cast<unsigned>(std::stoul(item)));
+      else if (item.empty())
+        throw CLI::ValidationError("--bl", "a window size is missing in '" + text + "' (64, 128 and/or 256, comma-separated)");
+      else throw CLI::ValidationError("--bl", "'" + item + "' is not a window size (64, 128 or 256)");
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (bls.empty()) throw CLI::ValidationError("--bl", "no window size given (64, 128 and/or 256, comma-separated)");
+  std::sort(bls.begin(), bls.end());
+  bls.erase(std::unique(bls.begin(), bls.end()), bls.end());
+  return bls;
+}
+
 void run_report(const ReportOptions& ro) {
+  const std::vector<unsigned> bls = parse_bls(ro.bls);
+  // The SVG is written after the replay, which may take seconds: refuse a
+  // path that cannot be written first.
+  if (!ro.plot.empty()) formats::check_output_path(ro.plot);
   const formats::WindowTrace trace = formats::read_window_trace(ro.file, {ro.slots_per_ring});
   for (const std::string& w : trace.warnings) fmt::print(stderr, "depreduce: {}\n", w);
   WindowOptions options = trace.geometry;
   options.mode = *parse_window_mode(ro.mode);
   options.seq_width = ro.seq_width;
   const Analysis a = analyze(trace, options);
-  std::vector<unsigned> bls = ro.bls;
-  std::sort(bls.begin(), bls.end());
-  bls.erase(std::unique(bls.begin(), bls.end()), bls.end());
   std::vector<BlReport> reports;
   for (unsigned bl : bls) {
     if (bl == 64) reports.push_back(report_for<64>(trace, options, a, ro.time_budget_ms));
@@ -396,13 +436,14 @@ void run_report(const ReportOptions& ro) {
           "\"tracked\": {}, \"untracked\": {}, \"cross_ring\": {}, \"stale\": {}, "
           "\"window_misses\": {}, \"cross_ring_misses\": {}, \"stale_misses\": {}, \"unexplained_misses\": {}, "
           "\"false_removals\": {}, \"within_window\": {:.6f}, \"fanout_nodes_dropped\": {}, \"dep_pool_entries_dropped\": {}, "
-          "\"ns_per_task\": {}, \"flags_ns_per_task\": {}, \"kernel\": {}, \"storage_bytes\": {}}}{}\n",
+          "\"ns_per_task\": {}, \"flags_ns_per_task\": {}, \"kernel\": {}, \"kernel_task_share\": {:.6f}, "
+          "\"storage_bytes\": {}}}{}\n",
           r.bl, c.wait_removed, c.retain_conversions, c.pure_wait_removals, c.tracked, c.untracked, c.cross_ring, c.stale,
           r.window_misses, r.cross_ring_misses, r.stale_misses, r.unexplained, r.false_removals,
           share_within(a.distances, r.bl), c.wait_removed, c.pure_wait_removals,
           r.ns_per_task < 0 ? std::string("null") : fmt::format("{:.2f}", r.ns_per_task),
           r.flags_ns_per_task < 0 ? std::string("null") : fmt::format("{:.2f}", r.flags_ns_per_task),
-          r.kernel.empty() ? std::string("null") : "\"" + r.kernel + "\"", r.storage_bytes,
+          r.kernel.empty() ? std::string("null") : "\"" + r.kernel + "\"", r.kernel_task_share, r.storage_bytes,
           k + 1 < reports.size() ? "," : "");
     }
     j += "  ]\n}\n";
@@ -451,6 +492,10 @@ void run_report(const ReportOptions& ro) {
       return r.flags_ns_per_task < 0 ? std::string("-") : fmt::format("{:.1f}", r.flags_ns_per_task);
     });
     row("  submit_flags kernel", [](const BlReport& r) { return r.kernel.empty() ? std::string("-") : r.kernel; });
+    // The AVX-512 kernel takes tasks of 1..64 candidates: say how many that is.
+    row("    share of tasks it runs", [](const BlReport& r) {
+      return r.kernel.empty() ? std::string("-") : fmt::format("{:.1f}%", 100.0 * r.kernel_task_share);
+    });
     row("side storage (KiB)", [](const BlReport& r) { return fmt::format("{:.0f}", static_cast<double>(r.storage_bytes) / 1024.0); });
     for (const BlReport& r : reports)
       if (r.false_removals != 0 || r.unexplained != 0)
@@ -472,9 +517,10 @@ void add_window_report_command(CLI::App& app) {
   cmd->add_option("FILE", ro->file, "deps.json dump of the runtime, or any DAG file (one ring, program order)")
       ->required()
       ;
-  cmd->add_option("--bl", ro->bls, "Window sizes to evaluate, comma-separated")
-      ->delimiter(',')
-      ->check(CLI::IsMember({64u, 128u, 256u}))
+  // One argument per --bl (repeats add up); parse_bls() splits on ',' so that
+  // empty items are errors, not silently dropped.
+  cmd->add_option("--bl", ro->bls, "Window sizes to evaluate (64, 128, 256), comma-separated")
+      ->allow_extra_args(false)
       ->capture_default_str();
   cmd->add_option("--mode", ro->mode, "global: cross-ring candidates use the global sequence; same-ring: keep them")
       ->check(CLI::IsMember({"global", "same-ring"}))

@@ -163,6 +163,49 @@ TEST_F(WindowReportCli, UsageErrorsExit64) {
   EXPECT_NE(missing.err.find("missing.json"), std::string::npos) << missing.err;
 }
 
+// Regression (fresh-user trial): `--bl ""` ran BL = 256 alone, `--bl 128,`
+// and `--bl 64,,128` ran without complaint and `--bl ,,` said "--bl:
+// --time-budget-ms". Every malformed list is now a usage error naming the item.
+TEST_F(WindowReportCli, MalformedWindowListIsAUsageErrorNamingTheItem) {
+  const std::string f = write("t.json", kTrace);
+  for (const char* bad : {"''", "','", "',,'", "128,", "64,,128", "abc", "64,abc", "63"}) {
+    const CliRun r = run("window-report " + f + " --bl " + bad + " --time-budget-ms 0");
+    EXPECT_EQ(r.code, 64) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--bl: "), std::string::npos) << bad << ": " << r.err;
+    EXPECT_EQ(r.out, "") << bad;
+  }
+  EXPECT_NE(run("window-report " + f + " --bl 64,abc").err.find("'abc' is not a window size"), std::string::npos);
+  // Repeated and unordered lists are fine.
+  const json j = report(f + " --bl 256,64 --bl 64");
+  ASSERT_EQ(j["windows"].size(), 2u);
+  EXPECT_EQ(j["windows"][0]["bl"], 64);
+  EXPECT_EQ(j["windows"][1]["bl"], 256);
+}
+
+// Regression (fresh-user trial): a --plot path in a missing folder failed
+// only after the whole replay and its timing. It is refused before the trace
+// is read, with the same message, and nothing is written.
+TEST_F(WindowReportCli, PlotIntoAMissingFolderFailsBeforeTheReplay) {
+  const std::string f = write("t.json", kTrace);
+  const std::string svg = (dir_ / "no-such-folder" / "cdf.svg").string();
+  const CliRun r = run("window-report " + f + " --plot " + svg + " --time-budget-ms 60000");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("cannot write: folder"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "no-such-folder"));
+}
+
+// The kernel row says how many tasks the AVX-512 kernel actually takes (1..64
+// candidates); the others run the portable loop.
+TEST_F(WindowReportCli, KernelRowSaysWhichShareOfTasksItRuns) {
+  const json j = report(write("t.json", kTrace) + " --bl 64");
+  const json& w = j["windows"][0];
+  ASSERT_TRUE(w.contains("kernel_task_share"));
+  const double share = w["kernel_task_share"];
+  // t0 has no candidate (portable loop), t1..t4 have one or two.
+  EXPECT_DOUBLE_EQ(share, w["kernel"] == "portable" ? 1.0 : 0.8) << w["kernel"];
+}
+
 TEST_F(WindowReportCli, BadTraceExits2WithFileAndLine) {
   const std::string f = write("dup.json", "{\"tasks\": [\n{\"task_id\": 1},\n{\"task_id\": 1}\n], \"edges\": []}\n");
   const CliRun r = run("window-report " + f);

@@ -85,6 +85,45 @@ InputGraph read_graph(const std::string& path, Format format) {
   return read_dot(text, path);
 }
 
+namespace {
+namespace fs = std::filesystem;
+
+/// Where a write to \p path (not empty, not "-") lands, and what is there now.
+struct OutputTarget {
+  fs::path target;         ///< \p path with its symbolic links followed.
+  fs::file_status existing; ///< What target is now (not_found if nothing).
+};
+
+/// Resolves \p path for writing and checks what can be checked before
+/// writing: links resolve, the target is not a folder, and (unless it is an
+/// existing device or FIFO, written in place) its folder exists.
+OutputTarget resolve_output(const std::string& path) {
+  OutputTarget out{fs::path(path), {}};
+  std::error_code ec;
+  // A symbolic link stays a link: replace the file it points to.
+  // Followed link by link, so a dangling link gets its target created (as a
+  // shell redirection would) instead of being replaced by a regular file.
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(out.target, ec)); ++hops) {
+    if (hops == 40) throw InputError(path, 0, "cannot resolve the link: too many levels of symbolic links");
+    fs::path next = fs::read_symlink(out.target, ec);
+    if (ec) throw InputError(path, 0, "cannot resolve the link: " + ec.message());
+    out.target = next.is_absolute() ? next : out.target.parent_path() / next;
+  }
+  out.existing = fs::status(out.target, ec);
+  if (fs::is_directory(out.existing)) throw InputError(path, 0, "is a folder, not a file");
+  const bool special = fs::exists(out.existing) && !fs::is_regular_file(out.existing);
+  const fs::path dir = out.target.parent_path();
+  if (!special && !dir.empty() && !fs::is_directory(dir, ec))
+    throw InputError(path, 0, "cannot write: folder '" + dir.string() + "' does not exist");
+  return out;
+}
+} // namespace
+
+void check_output_path(const std::string& path) {
+  if (path.empty()) throw InputError("<output>", 0, "the output path is empty");
+  if (path != "-") (void)resolve_output(path);
+}
+
 void write_file_atomically(const std::string& path, std::string_view content) {
   if (path.empty()) throw InputError("<output>", 0, "the output path is empty");
   if (path == "-") {
@@ -92,20 +131,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
       throw InputError("<stdout>", 0, "write error: " + errno_text(errno));
     return;
   }
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  std::error_code ec;
-  // A symbolic link stays a link: replace the file it points to.
-  // Followed link by link, so a dangling link gets its target created (as a
-  // shell redirection would) instead of being replaced by a regular file.
-  for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
-    if (hops == 40) throw InputError(path, 0, "cannot resolve the link: too many levels of symbolic links");
-    fs::path next = fs::read_symlink(target, ec);
-    if (ec) throw InputError(path, 0, "cannot resolve the link: " + ec.message());
-    target = next.is_absolute() ? next : target.parent_path() / next;
-  }
-  const fs::file_status existing = fs::status(target, ec);
-  if (fs::is_directory(existing)) throw InputError(path, 0, "is a folder, not a file");
+  const auto [target, existing] = resolve_output(path);
   if (fs::exists(existing) && !fs::is_regular_file(existing)) {
     // A device, FIFO or socket (e.g. /dev/null): nothing to replace, so write
     // to it directly; never turn it into a regular file.
@@ -127,9 +153,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     ::close(out);
     return;
   }
-  fs::path dir = target.parent_path();
-  if (!dir.empty() && !fs::is_directory(dir, ec))
-    throw InputError(path, 0, "cannot write: folder '" + dir.string() + "' does not exist");
+  const fs::path dir = target.parent_path();
   static std::atomic<unsigned> counter{0};
   std::string tmp;
   int fd = -1;

@@ -900,7 +900,7 @@ private:
   std::uint64_t next_seq_;
   std::vector<Slot> slots_;
   /// Slot::seq of a slot never published: a sequence no submit gets (32-bit:
-  /// 2^32; 64-bit: initial_seq - 1, which the 2^64 - 1st submit would get).
+  /// 2^32; 64-bit: initial_seq - 1, the sequence of the 2^64-th submit).
   std::uint64_t never_seq_;
   std::size_t park_cursor_ = 0;               // the next slot a parking round visits
   std::vector<Work> scratch_;                 // submit: far (d > BL) and stale candidates

@@ -124,6 +124,12 @@ std::string write_json_summary(const Graph& g);
 ///   Cost: O(content.size()).
 void write_file_atomically(const std::string& path, std::string_view content);
 
+/// Checks, without writing, what write_file_atomically() would refuse before
+/// writing: an empty path, a link that does not resolve, a folder, a missing
+/// folder. For commands that write only after a long computation.
+/// \throws InputError as write_file_atomically(). Cost: a few stat calls.
+void check_output_path(const std::string& path);
+
 /// Reads a whole file. \throws InputError if it cannot be read (missing,
 /// a folder, an I/O error). Cost: O(file size).
 std::string read_file(const std::string& path);
