@@ -7,6 +7,7 @@
 /// in the comment above it.
 //===----------------------------------------------------------------------===//
 #include <bitset>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -510,6 +511,10 @@ TEST(WindowReducer, HeaderExampleWorksAsDocumented) {
   EXPECT_TRUE(c[0].flags.empty());
   EXPECT_EQ(c[1].producer, make_task_id(0, 1));
   EXPECT_EQ(c[1].flags, FlagSet::wait());
+  depreduce::FlagSet eff[2];
+  r.submit_flags(depreduce::make_task_id(0, 3), 0, std::vector{Candidate{1, 0}, Candidate{2, 0}}, eff);
+  EXPECT_TRUE(eff[0].empty()); // B reaches D through C
+  EXPECT_EQ(eff[1], FlagSet::wait());
 }
 
 // The hot-path form on the diamond with a duplicate: A; B <- A; C <- {A
@@ -956,6 +961,47 @@ TEST(WindowReducer, ParkedSlotKeepsItsExactDistanceAndIsNeverTracked) {
       EXPECT_EQ(e.flags, kWaitRetain);
       EXPECT_EQ(depreduce::testing::submit_flags_difference(bl, {s.stream, o}), "") << "width " << width;
     }
+  }
+}
+
+// The aliasing parking prevents, in the default build (kParkDistance 2^30):
+// with 64-bit sequences, A published at sequence 0 and never again has the
+// low 32 bits of a task 1 submit before B (at 2^32 + 1) and 2 before C (at
+// 2^32 + 2). B and C name A (WAIT), C names B. Were A's check word not
+// parked, B would count A as tracked and publish its bit, and C would lose A.
+// Exact: A is untracked at both (d = 2^32 + 1, 2^32 + 2) and nothing is
+// removed. The 2^32 submits in between take ~20 s per kernel, so the test
+// runs only with DEPREDUCE_LONG_TESTS=1 (ci/long-tests, part of .ci/run).
+TEST(WindowReducer, StaleSlotDoesNotAliasAfter2To32Submits) {
+  if (std::getenv("DEPREDUCE_LONG_TESTS") == nullptr) GTEST_SKIP() << "set DEPREDUCE_LONG_TESTS=1 (about a minute)";
+  const TaskId a = make_task_id(0, 0), b = make_task_id(0, 1), c = make_task_id(0, 2);
+  for (WindowKernel kernel : {WindowKernel::Auto, WindowKernel::Portable}) {
+    window_reducer<64> r({.rings = 1, .slots_per_ring = 8, .kernel = kernel});
+    r.submit_flags(a, 0, {}, {});
+    // 2^32 fillers without candidates on slots 3..7, a new generation each round.
+    std::uint32_t slot = 3;
+    Generation gen = 0;
+    for (std::uint64_t i = 0; i < (std::uint64_t{1} << 32); ++i) {
+      r.submit_flags(make_task_id(0, slot), gen, {}, {});
+      if (++slot == 8) slot = 3, ++gen;
+    }
+    ASSERT_EQ(r.next_seq(), (std::uint64_t{1} << 32) + 1);
+    window_reducer<64> exact = r; // the same state, for submit()
+    const std::vector<Candidate> for_b{{a, 0}}, for_c{{a, 0}, {b, 0}};
+    FlagSet eff_b[1], eff_c[2];
+    EXPECT_EQ(r.submit_flags(b, 0, for_b, eff_b), 0u) << to_string(kernel);
+    EXPECT_EQ(r.submit_flags(c, 0, for_c, eff_c), 0u) << to_string(kernel);
+    EXPECT_EQ(eff_c[0], kWait) << to_string(kernel) << " kernel: A aliased to d = 2";
+    EXPECT_EQ(eff_c[1], kWait);
+    EXPECT_TRUE(r.published(b, 0)->none()) << to_string(kernel) << " kernel: B counted A as tracked";
+    EXPECT_EQ(r.audit(), std::nullopt);
+    exact.submit(b, 0, for_b);
+    const std::vector<WindowEdge> v = exact.submit(c, 0, for_c);
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].producer, a);
+    EXPECT_EQ(v[0].status, WindowStatus::Untracked);
+    EXPECT_EQ(v[0].distance, (std::uint64_t{1} << 32) + 2);
+    EXPECT_EQ(v[0].flags, kWait);
   }
 }
 

@@ -317,7 +317,8 @@ inline constexpr bool kCandidateWordLayout = std::endian::native == std::endian:
 /// (both kernels) validates a candidate by this word alone (check_distance_m1
 /// and the generation compare), which is exact because window_reducer *parks*
 /// the slots it could alias for (see window_reducer, "Parking"); submit() and
-/// its forms use the full sequence and the published mark.
+/// its forms use the full sequence (never_seq_ for a slot never published)
+/// and the generation.
 inline constexpr std::uint64_t check_word(std::uint64_t seq, Generation generation) noexcept {
   return (seq << 32) | generation;
 }
@@ -340,10 +341,9 @@ inline constexpr unsigned kParkBatch = 64;
 /// ... every kParkEvery submits (a power of two): 4,096 by default, so that
 /// the largest reducer (kMaxWindowSlots) visits each slot at least once per
 /// kParkDistance + kParkEvery submits, at 64 slot visits per 4,096 submits.
-inline constexpr std::uint64_t kParkEvery =
-    std::max<std::uint64_t>(1, kParkDistance / (std::uint64_t{1} << 24 /* kMaxWindowSlots */) * kParkBatch);
+inline constexpr std::uint64_t kParkEvery = std::max<std::uint64_t>(1, kParkDistance / kMaxWindowSlots * kParkBatch);
 /// Longest time between two visits of a slot, in submits.
-inline constexpr std::uint64_t kParkPeriod = ((std::uint64_t{1} << 24) / kParkBatch + 1) * kParkEvery;
+inline constexpr std::uint64_t kParkPeriod = (kMaxWindowSlots / kParkBatch + 1) * kParkEvery;
 // A slot visited unparked is at d - 1 < kParkDistance, one parked at
 // 2 * kParkDistance; until its next visit neither check word reaches a
 // distance whose low 32 bits are below BL (<= 256) again.
@@ -482,10 +482,15 @@ private:
 /// \code
 ///   depreduce::window_reducer<64> r({.rings = 1, .slots_per_ring = 8});
 ///   r.submit(depreduce::make_task_id(0, 0), 0, {});                      // A
+///   using depreduce::Candidate;
 ///   r.submit(depreduce::make_task_id(0, 1), 0, std::vector{Candidate{0, 0}}); // B <- A
 ///   auto c = r.submit(depreduce::make_task_id(0, 2), 0,                  // C <- A, B
 ///                     std::vector{Candidate{0, 0}, Candidate{1, 0}});
 ///   // c[0]: producer A, flags {} (removed); c[1]: producer B, flags WAIT.
+///   // The runtime's form: one effective FlagSet per raw candidate.
+///   depreduce::FlagSet eff[2];
+///   r.submit_flags(depreduce::make_task_id(0, 3), 0, std::vector{Candidate{1, 0}, Candidate{2, 0}}, eff);
+///   // eff[0] = {} (B reaches D through C), eff[1] = WAIT.
 /// \endcode
 template <unsigned BL>
 class window_reducer {
