@@ -159,15 +159,14 @@ BlReport report_for(const formats::WindowTrace& trace, const WindowOptions& opti
   r.bl = BL;
   const WindowRun run = run_window<BL>(trace.stream, options);
   r.counters = run.counters;
-  r.storage_bytes = window_reducer<BL>(options).storage_bytes();
-  r.kernel = window_reducer<BL>(options).kernel_name();
   {
-    // The AVX-512 kernel takes tasks of 1..kVectorKernelMaxCandidates
-    // candidates; the others run the portable loop.
+    const window_reducer<BL> probe(options);
+    r.storage_bytes = probe.storage_bytes();
+    r.kernel = probe.kernel_name();
+    // The AVX-512 kernel takes tasks of 1..64 candidates; the others run the portable loop.
     std::size_t runs_kernel = 0;
     for (const TaskRecord& t : trace.stream)
-      runs_kernel += r.kernel == "portable" ||
-                     (!t.candidates.empty() && t.candidates.size() <= window_detail::kVectorKernelMaxCandidates);
+      runs_kernel += r.kernel == "portable" || probe.runs_vector_kernel(t.candidates.size());
     r.kernel_task_share =
         trace.stream.empty() ? 0.0 : static_cast<double>(runs_kernel) / static_cast<double>(trace.stream.size());
   }

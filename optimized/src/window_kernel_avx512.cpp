@@ -10,7 +10,8 @@
 /// read nothing), range check, slot index, two (BL = 64) to five (BL = 256)
 /// gathers of the producers' slot words (bitmap and check word), the
 /// validity test of the portable loop (one 32-bit-lane subtraction and one
-/// test below), and the union of the shifted bitmaps under that mask. Pass 2: one bit test per lane against the finished `via`, the
+/// test below), and the union of the shifted bitmaps under that mask.
+/// Pass 2: one bit test per lane against the finished `via`, the
 /// effective flags stored as bytes under the lane mask (nothing past k is
 /// written). Results are identical to the portable loop: tests and the
 /// fuzzers compare both kernels with submit().

@@ -622,7 +622,7 @@ public:
       window_detail::throw_short_output("submit_flags", candidates.size(), effective.size(), "effective flag set(s)");
     // The kernel for 1..64 candidates; a task without any takes the portable
     // loop, which only publishes an empty bitmap (no kernel set-up to pay for).
-    if (vector_kernel_ && candidates.size() - 1 < window_detail::kVectorKernelMaxCandidates)
+    if (runs_vector_kernel(candidates.size()))
       return flags_vector(self, task, generation, candidates, effective.data());
     return options_.mode == WindowMode::SameRing ? flags_impl<true>(self, task, generation, candidates, effective.data())
                                                  : flags_impl<false>(self, task, generation, candidates, effective.data());
@@ -643,6 +643,11 @@ public:
   /// The loop submit_flags() runs: "avx512" (tasks of 1 to 64 candidates;
   /// others take the portable loop) or "portable" (WindowKernel).
   const char* kernel_name() const noexcept { return vector_kernel_ ? "avx512" : "portable"; }
+  /// Whether submit_flags() on a task of \p k candidates runs the AVX-512
+  /// kernel (kernel_name() "avx512" and 1 <= k <= 64) rather than the portable loop.
+  bool runs_vector_kernel(std::size_t k) const noexcept {
+    return vector_kernel_ && k - 1 < window_detail::kVectorKernelMaxCandidates;
+  }
   /// The options the reducer was built with.
   const WindowOptions& options() const noexcept { return options_; }
 
