@@ -163,7 +163,11 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
 
 std::string write_dot(const Graph& g) {
   std::string out;
-  if (g.strict) out += "strict ";
+  // A strict graph merges parallel edges as it reads them (the last value of
+  // each attribute wins), so a pair written as parts must not be strict.
+  const bool parts = std::any_of(g.edges.begin(), g.edges.end(),
+                                 [](const Edge& e) { return parts_to_write(e).size() > 1; });
+  if (g.strict && !parts) out += "strict ";
   out += "digraph ";
   if (!g.name.empty()) {
     append_id(out, g.name);
@@ -218,15 +222,20 @@ std::string write_dot(const Graph& g) {
                    [](const Edge* a, const Edge* b) { return a->input_index < b->input_index; });
   for (const Edge* e : edges) {
     if (e->src >= g.nodes.size() || e->dst >= g.nodes.size()) continue;
-    AttrList attrs = without(e->attrs, is_edge_model_key);
-    if (!e->kinds.empty()) attrs.emplace_back("kind", to_string(e->kinds));
-    if (e->flags != FlagSet::wait()) attrs.emplace_back("flags", to_string(e->flags));
-    out += "  ";
-    append_id(out, g.nodes[e->src].name);
-    out += " -> ";
-    append_id(out, g.nodes[e->dst].name);
-    append_attrs(out, attrs);
-    out += ";\n";
+    // A merged pair whose union of kinds and flags would read back as another
+    // demand is written as its parts (SPEC §2), the first one carrying the
+    // other attributes.
+    for (const EdgePart& part : parts_to_write(*e)) {
+      AttrList attrs = part.first ? without(e->attrs, is_edge_model_key) : AttrList{};
+      if (!part.kinds.empty()) attrs.emplace_back("kind", to_string(part.kinds));
+      if (part.flags != FlagSet::wait()) attrs.emplace_back("flags", to_string(part.flags));
+      out += "  ";
+      append_id(out, g.nodes[e->src].name);
+      out += " -> ";
+      append_id(out, g.nodes[e->dst].name);
+      append_attrs(out, attrs);
+      out += ";\n";
+    }
   }
 
   for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1);

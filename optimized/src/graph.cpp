@@ -102,6 +102,25 @@ std::optional<FlagSet> parse_flags(std::string_view text) {
   return out;
 }
 
+EdgeParts parts_to_write(const Edge& e) noexcept {
+  EdgeParts parts;
+  auto push = [&](KindSet kinds, FlagSet flags) {
+    parts.part[parts.count] = {kinds, flags, parts.count == 0};
+    ++parts.count;
+  };
+  if (!is_wait(e) || (e.retain_only_kinds.empty() && !e.unlabelled_wait_part)) {
+    push(e.kinds, e.flags);
+    return parts;
+  }
+  // Each part below reads back as what it stands for; together they merge
+  // back to e (kinds = wait kinds | retain-only kinds, flags = e.flags).
+  const KindSet waiting = wait_kinds(e);
+  if (e.unlabelled_wait_part && !waiting.empty()) push(KindSet(), FlagSet::wait());
+  push(waiting, e.retain_only_kinds.empty() ? e.flags : FlagSet::wait());
+  if (!e.retain_only_kinds.empty()) push(e.retain_only_kinds, e.flags.without(Flag::Wait));
+  return parts;
+}
+
 namespace {
 
 void merge_attrs(AttrList& into, const AttrList& from) {
@@ -171,13 +190,21 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     }
   }
 
-  // Separate self-loops; merge parallel edges (kinds/flags OR-ed, attrs merged).
+  // Separate self-loops; merge parallel edges into one dependency per pair
+  // (SPEC §2): unions of kinds and flags, plus what the WAIT parts carry
+  // (their kinds, and whether one is unlabelled), so the pair keeps its demand.
   std::vector<Edge> self_loops;
   std::vector<Edge> edges;
   edges.reserve(input.edges.size());
   {
     std::unordered_map<std::uint64_t, std::uint32_t> index;
     index.reserve(input.edges.size());
+    struct WaitParts { KindSet kinds; bool unlabelled = false; };
+    auto parts_of = [](const Edge& e) {
+      // What one edge (or an edge merged so far) contributes as WAIT parts.
+      if (!is_wait(e)) return WaitParts{};
+      return WaitParts{wait_kinds(e), has_unlabelled_wait_part(e)};
+    };
     for (std::uint32_t i = 0; i < input.edges.size(); ++i) {
       Edge& e = input.edges[i];
       if (e.src >= n || e.dst >= n)
@@ -189,8 +216,19 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
       auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(edges.size()));
       if (fresh) { edges.push_back(std::move(e)); continue; }
       Edge& have = edges[it->second];
+      WaitParts acc = parts_of(have);
+      const WaitParts add = parts_of(e);
+      acc.kinds |= add.kinds;
+      acc.unlabelled = acc.unlabelled || add.unlabelled;
       have.kinds |= e.kinds;
       have.flags |= e.flags;
+      if (is_wait(have)) {
+        have.retain_only_kinds = KindSet::from_bits(static_cast<std::uint8_t>(have.kinds.bits() & ~acc.kinds.bits()));
+        have.unlabelled_wait_part = acc.unlabelled && !acc.kinds.empty();
+      } else {
+        have.retain_only_kinds = KindSet();
+        have.unlabelled_wait_part = false;
+      }
       merge_attrs(have.attrs, e.attrs);
     }
   }

@@ -309,6 +309,17 @@ private:
   std::vector<SyncState*> free_;
 };
 
+/// A WAIT edge's parts as the sweep keeps them: wait_kinds() in the low four
+/// bits, has_unlabelled_wait_part() in bit 4, is_completion_edge() in bit 5.
+std::uint8_t pack_parts(const Edge& e) {
+  return static_cast<std::uint8_t>(wait_kinds(e).bits() | has_unlabelled_wait_part(e) << 4 |
+                                   is_completion_edge(e) << 5);
+}
+bool demands_completion(std::uint8_t parts) { return (parts & 0x20u) != 0; }
+bool admits(const KindFilter& filter, std::uint8_t parts) {
+  return filter.admits(KindSet::from_bits(parts), (parts & 0x10u) != 0);
+}
+
 /// Graph facts both the reduction and the witness search need, laid out for
 /// the sweep: per-consumer incoming explicit WAIT edges (sources ascending)
 /// as compact arrays, so the sweep never touches the large Edge and Node
@@ -319,7 +330,7 @@ struct Structure {
   // (arrays, not vectors: every entry is written by the fill, none zeroed first)
   std::unique_ptr<std::uint32_t[]> in_edges; //   index into g.edges
   std::unique_ptr<NodeId[]> in_src;          //   its source
-  std::unique_ptr<KindSet[]> in_kinds;       //   its kinds
+  std::unique_ptr<std::uint8_t[]> in_parts;  //   its WAIT parts, pack_parts()
   std::vector<std::uint32_t> out_wait;   // explicit WAIT edges leaving each node
   std::vector<NodeId> engine_prev;       // kNone if first on its engine
   std::vector<std::uint32_t> async_begin; // CSR: async nodes completing into v
@@ -344,7 +355,7 @@ struct Structure {
   void release_sweep_arrays() {
     in_edges.reset();
     in_src.reset();
-    in_kinds.reset();
+    in_parts.reset();
     std::vector<std::uint32_t>().swap(in_begin);
   }
 
@@ -362,6 +373,7 @@ struct Structure {
     from_src.assign(n + 1, 0);
     dst_of = std::make_unique_for_overwrite<NodeId[]>(m_all);
     meta_of = std::make_unique_for_overwrite<std::uint8_t[]>(m_all);
+    std::unique_ptr<std::uint8_t[]> parts_of = std::make_unique_for_overwrite<std::uint8_t[]>(m_all);
     bool issue_edges = false;
     {
       std::uint32_t* const begin_counts = in_begin.data();
@@ -373,6 +385,7 @@ struct Structure {
         const bool wait = is_wait(e);
         ++src_counts[e.src + 1];
         meta_of[i] = static_cast<std::uint8_t>(e.kinds.bits() | e.flags.bits() << 4);
+        parts_of[i] = pack_parts(e);
         dst_of[i] = wait ? e.dst : kNotWait;
         begin_counts[e.dst + 1] += wait;
         out_counts[e.src] += wait;
@@ -387,7 +400,7 @@ struct Structure {
     const std::size_t m = in_begin[n];
     in_edges = std::make_unique_for_overwrite<std::uint32_t[]>(m);
     in_src = std::make_unique_for_overwrite<NodeId[]>(m);
-    in_kinds = std::make_unique_for_overwrite<KindSet[]>(m);
+    in_parts = std::make_unique_for_overwrite<std::uint8_t[]>(m);
     std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
     for (NodeId v = 0; v < n; ++v)
       for (std::uint32_t i = from_src[v]; i < from_src[v + 1]; ++i) {
@@ -396,7 +409,7 @@ struct Structure {
         const std::uint32_t k = fill[d]++;
         in_edges[k] = i;
         in_src[k] = v;
-        in_kinds[k] = KindSet::from_bits(meta_of[i]);
+        in_parts[k] = parts_of[i];
       }
 
     engine_nodes.assign(g.num_engines, {});
@@ -519,7 +532,7 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
           if (starts) first = y;
           else work->only_lane().add(y);
         }
-        const bool admitted = options.filter.admits(st.in_kinds[k]);
+        const bool admitted = admits(options.filter, st.in_parts[k]);
         candidates += admitted;
         redundant[st.in_edges[k]] = static_cast<std::uint8_t>(covered & admitted);
         release(y);
@@ -561,8 +574,8 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
         // changes the test of another candidate.)
         for (std::uint32_t k = begin; k < end; ++k) {
           NodeId y = st.in_src[k];
-          const bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
-          if (options.filter.admits(st.in_kinds[k])) {
+          const bool completion = demands_completion(st.in_parts[k]);
+          if (admits(options.filter, st.in_parts[k])) {
             ++candidates;
             redundant[st.in_edges[k]] = has(*work, y, !completion && track_issue);
           }
@@ -575,8 +588,8 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
         for (std::uint32_t k = begin; k < end; ++k) {
           NodeId y = st.in_src[k];
           absorb(work, fresh, y);
-          bool completion = st.in_kinds[k] != KindSet(Kind::Ordered);
-          bool admitted = options.filter.admits(st.in_kinds[k]);
+          bool completion = demands_completion(st.in_parts[k]);
+          bool admitted = admits(options.filter, st.in_parts[k]);
           candidates += admitted;
           if (admitted && has(*work, y, !completion && track_issue)) {
             redundant[st.in_edges[k]] = 1;
@@ -775,7 +788,8 @@ bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w) {
       if (h.from == src && h.to == dst) return false;
       const Edge* e = find_edge(g, h.from, h.to);
       if (!e || !is_wait(*e)) return false;
-      if (is_completion_edge(*e) != (h.kind == HopKind::ExplicitCompletion)) return false;
+      // A C hop needs a C edge; an S hop may use any WAIT edge (C implies S).
+      if (h.kind == HopKind::ExplicitCompletion && !is_completion_edge(*e)) return false;
       break;
     }
     case HopKind::EngineIssue:
@@ -809,7 +823,13 @@ std::vector<Edge> kept_edges(const Graph& g, const Reduction& r) {
   next = 0;
   for (const RemovedEdge& x : r.removed) {
     kept.insert(kept.end(), from(next), from(x.edge));
-    if (x.demoted_to_retain) kept.emplace_back(g.edges[x.edge]).flags = FlagSet::retain();
+    if (x.demoted_to_retain) {
+      // No WAIT part is left: the part fields are cleared (Edge's normal form).
+      Edge& e = kept.emplace_back(g.edges[x.edge]);
+      e.flags = FlagSet::retain();
+      e.retain_only_kinds = KindSet();
+      e.unlabelled_wait_part = false;
+    }
     next = x.edge + 1;
   }
   kept.insert(kept.end(), from(next), g.edges.end());

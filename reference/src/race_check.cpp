@@ -7,13 +7,22 @@
 
 namespace depreduce::reference {
 
-std::vector<Race> find_races(const Graph& g) {
-  const HappensBefore hb = reference::happens_before(g);
+Graph nodes_in_program_order(const InputGraph& input) {
+  Graph g;
+  static_cast<GraphHeader&>(g) = input;
+  for (NodeId i : program_order(input)) g.nodes.push_back(input.nodes[i]);
+  return g;
+}
+
+std::vector<Race> find_races(const InputGraph& input) {
+  const HappensBefore hb = reference::happens_before(input);
   std::vector<Race> out;
-  for (const Dependence& d : reference::computed_kinds(g, {.bytes = true}))
+  for (const Dependence& d : reference::computed_kinds(nodes_in_program_order(input), {.bytes = true}))
     if (!hb.completed[d.src][d.dst]) out.push_back({d.src, d.dst, d.kinds, d.bytes});
   return out;
 }
+
+std::vector<Race> find_races(const Graph& g) { return find_races(as_input(g)); }
 
 bool race_free_by_all_conflicts(const Graph& g) {
   const HappensBefore hb = reference::happens_before(g);

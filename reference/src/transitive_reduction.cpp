@@ -5,9 +5,11 @@
 /// something obviously right to be compared with. Do not use it in production.
 ///
 /// The event graph of SPEC §3: every node v has two events, start(v) and
-/// end(v), joined by start(v) -> end(v). Explicit WAIT edges and the implicit
-/// engine edges connect events. "p happens before c" questions become plain
-/// reachability questions on this graph, answered with Boost.Graph.
+/// end(v), joined by start(v) -> end(v). Every WAIT part of an explicit edge
+/// and the implicit engine edges connect events. "p happens before c"
+/// questions become plain reachability questions on this graph, answered with
+/// Boost.Graph. Everything is read from the InputGraph as written; no rule of
+/// the optimized side is called.
 //===----------------------------------------------------------------------===//
 #include "depreduce/reference/transitive_reduction.hpp"
 
@@ -16,16 +18,89 @@
 #include <boost/graph/filtered_graph.hpp>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
+
+#include "depreduce/error.hpp"
 
 namespace depreduce::reference {
 namespace {
+
+// ---------------------------------------------------------------------------
+// The input as the oracle reads it.
+
+/// One edge as written, with its ends as program-order positions.
+struct Part {
+  NodeId src = 0;
+  NodeId dst = 0;
+  KindSet kinds;
+  FlagSet flags;
+};
+
+/// All the parts between one pair of nodes.
+struct Pair {
+  NodeId src = 0;
+  NodeId dst = 0;
+  std::vector<Part> parts;
+};
+
+bool has_wait(const Part& part) { return part.flags.has(Flag::Wait); }
+
+/// SPEC §3.1: a WAIT part that is unlabelled or has any kind but ORDERED
+/// orders completion (C); a WAIT part whose only kind is ORDERED orders issue (S).
+bool part_demands_completion(const Part& part) {
+  if (part.kinds.empty()) return true;
+  return part.kinds.has(Kind::Flow) || part.kinds.has(Kind::Anti) || part.kinds.has(Kind::Output);
+}
+
+/// SPEC §2: the pair demands C if one of its WAIT parts does, else S.
+bool pair_demands_completion(const Pair& pair) {
+  for (const Part& part : pair.parts)
+    if (has_wait(part) && part_demands_completion(part)) return true;
+  return false;
+}
+
+bool pair_has_wait(const Pair& pair) {
+  for (const Part& part : pair.parts)
+    if (has_wait(part)) return true;
+  return false;
+}
+
+/// The input in program order: nodes by position, pairs sorted by (src, dst).
+struct ReadInput {
+  std::vector<const Node*> nodes; ///< nodes[position]
+  std::uint32_t num_engines = 0;
+  std::vector<Pair> pairs;
+};
+
+ReadInput read_input(const InputGraph& input) {
+  const std::vector<NodeId> order = program_order(input);
+  std::vector<NodeId> position(order.size());
+  for (NodeId p = 0; p < order.size(); ++p) position[order[p]] = p;
+
+  ReadInput in;
+  in.num_engines = input.num_engines;
+  for (NodeId i : order) in.nodes.push_back(&input.nodes[i]);
+  std::map<std::pair<NodeId, NodeId>, std::vector<Part>> by_pair; // sorted by (src, dst)
+  for (const Edge& e : input.edges) {
+    if (e.src == e.dst) continue; // self-loops: kept in the output, never a path (SPEC §9)
+    Part part{position[e.src], position[e.dst], e.kinds, e.flags};
+    by_pair[{part.src, part.dst}].push_back(part);
+  }
+  for (auto& [ends, parts] : by_pair) in.pairs.push_back({ends.first, ends.second, std::move(parts)});
+  return in;
+}
+
+// ---------------------------------------------------------------------------
+// The event graph.
 
 /// What an event-graph edge stands for.
 struct EventEdge {
   HopKind kind = HopKind::ExplicitCompletion;
   bool internal = false;      ///< start(v) -> end(v)
-  int explicit_edge = -1;     ///< Index into Graph::edges, or -1 if implicit.
+  int pair = -1;              ///< Index into ReadInput::pairs, or -1 if implicit.
 };
 
 using EventGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
@@ -36,29 +111,29 @@ using EventEdgeDesc = boost::graph_traits<EventGraph>::edge_descriptor;
 EventVertex start_of(NodeId v) { return 2 * v; }
 EventVertex end_of(NodeId v) { return 2 * v + 1; }
 
-/// Builds the event graph of \p g: internal edges, explicit WAIT edges, and
-/// the implicit engine edges of SPEC §3.2, spelled out one by one.
-EventGraph build_event_graph(const Graph& g) {
-  const NodeId n = static_cast<NodeId>(g.nodes.size());
+/// Builds the event graph: internal edges, one edge per WAIT part, and the
+/// implicit engine edges of SPEC §3.2, spelled out one by one.
+EventGraph build_event_graph(const ReadInput& in) {
+  const NodeId n = static_cast<NodeId>(in.nodes.size());
   EventGraph eg(2 * n);
   for (NodeId v = 0; v < n; ++v)
     boost::add_edge(start_of(v), end_of(v), EventEdge{HopKind::ExplicitCompletion, true, -1}, eg);
 
-  for (std::size_t i = 0; i < g.edges.size(); ++i) {
-    const Edge& e = g.edges[i];
-    if (!is_wait(e)) continue; // RETAIN-only edges order nothing
-    if (is_completion_edge(e))
-      boost::add_edge(end_of(e.src), start_of(e.dst), EventEdge{HopKind::ExplicitCompletion, false, int(i)}, eg);
-    else
-      boost::add_edge(start_of(e.src), start_of(e.dst), EventEdge{HopKind::ExplicitIssue, false, int(i)}, eg);
-  }
+  for (std::size_t i = 0; i < in.pairs.size(); ++i)
+    for (const Part& part : in.pairs[i].parts) {
+      if (!has_wait(part)) continue; // a part without WAIT orders nothing
+      if (part_demands_completion(part))
+        boost::add_edge(end_of(part.src), start_of(part.dst), EventEdge{HopKind::ExplicitCompletion, false, int(i)}, eg);
+      else
+        boost::add_edge(start_of(part.src), start_of(part.dst), EventEdge{HopKind::ExplicitIssue, false, int(i)}, eg);
+    }
 
-  for (Engine engine = 0; engine < g.num_engines; ++engine) {
+  for (Engine engine = 0; engine < in.num_engines; ++engine) {
     std::vector<NodeId> on_engine; // program order
     for (NodeId v = 0; v < n; ++v)
-      if (g.nodes[v].engine == engine) on_engine.push_back(v);
+      if (in.nodes[v]->engine == engine) on_engine.push_back(v);
     for (std::size_t i = 0; i < on_engine.size(); ++i) {
-      const Node& p = g.nodes[on_engine[i]];
+      const Node& p = *in.nodes[on_engine[i]];
       // Engines issue in order.
       if (i + 1 < on_engine.size())
         boost::add_edge(start_of(on_engine[i]), start_of(on_engine[i + 1]),
@@ -73,7 +148,7 @@ EventGraph build_event_graph(const Graph& g) {
                         EventEdge{HopKind::EngineCompletion, false, -1}, eg);
       // A barrier waits for everything earlier on its engine.
       for (std::size_t j = i + 1; j < on_engine.size(); ++j)
-        if (g.nodes[on_engine[j]].barrier)
+        if (in.nodes[on_engine[j]]->barrier)
           boost::add_edge(end_of(on_engine[i]), start_of(on_engine[j]),
                           EventEdge{HopKind::EngineCompletion, false, -1}, eg);
     }
@@ -81,22 +156,22 @@ EventGraph build_event_graph(const Graph& g) {
   return eg;
 }
 
-/// Hides one explicit edge from the event graph.
-struct WithoutEdge {
+/// Hides every part of one pair from the event graph.
+struct WithoutPair {
   const EventGraph* eg = nullptr;
   int hidden = -1;
-  bool operator()(const EventEdgeDesc& e) const { return (*eg)[e].explicit_edge != hidden || hidden < 0; }
+  bool operator()(const EventEdgeDesc& e) const { return hidden < 0 || (*eg)[e].pair != hidden; }
 };
 
-/// Breadth-first search from \p from in \p eg without explicit edge \p hidden.
+/// Breadth-first search from \p from in \p eg without pair \p hidden.
 /// Returns, for every event reached, the tree edge it was reached by.
 std::vector<std::optional<EventEdgeDesc>> search(const EventGraph& eg, EventVertex from, int hidden) {
-  boost::filtered_graph<EventGraph, WithoutEdge> view(eg, WithoutEdge{&eg, hidden});
+  boost::filtered_graph<EventGraph, WithoutPair> view(eg, WithoutPair{&eg, hidden});
   std::vector<std::optional<EventEdgeDesc>> reached_by(boost::num_vertices(eg));
   std::vector<boost::default_color_type> color(boost::num_vertices(eg));
   struct Recorder : boost::default_bfs_visitor {
     std::vector<std::optional<EventEdgeDesc>>* out;
-    void tree_edge(EventEdgeDesc e, const boost::filtered_graph<EventGraph, WithoutEdge>& gr) const {
+    void tree_edge(EventEdgeDesc e, const boost::filtered_graph<EventGraph, WithoutPair>& gr) const {
       (*out)[boost::target(e, gr)] = e;
     }
   } recorder;
@@ -107,21 +182,116 @@ std::vector<std::optional<EventEdgeDesc>> search(const EventGraph& eg, EventVert
   return reached_by;
 }
 
-/// The events an explicit edge joins: (end(p) or start(p)) -> start(c).
-std::pair<EventVertex, EventVertex> events_of(const Edge& e) {
-  return {is_completion_edge(e) ? end_of(e.src) : start_of(e.src), start_of(e.dst)};
+/// The events a pair's relation joins: (end(p) for C, start(p) for S) -> start(c).
+std::pair<EventVertex, EventVertex> events_of(const Pair& pair) {
+  return {pair_demands_completion(pair) ? end_of(pair.src) : start_of(pair.src), start_of(pair.dst)};
+}
+
+HappensBefore relations(const ReadInput& in) {
+  const std::size_t n = in.nodes.size();
+  HappensBefore hb;
+  hb.completed.assign(n, std::vector<bool>(n, false));
+  hb.issued.assign(n, std::vector<bool>(n, false));
+  if (n == 0) return hb;
+  const EventGraph eg = build_event_graph(in);
+  for (NodeId p = 0; p < n; ++p) {
+    auto from_end = search(eg, end_of(p), -1);
+    auto from_start = search(eg, start_of(p), -1);
+    for (NodeId c = 0; c < n; ++c) {
+      if (c == p) continue;
+      hb.completed[p][c] = from_end[start_of(c)].has_value();
+      hb.issued[p][c] = from_start[start_of(c)].has_value();
+    }
+  }
+  return hb;
 }
 
 } // namespace
 
-Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {
+std::vector<NodeId> program_order(const InputGraph& input) {
+  const std::size_t n = input.nodes.size();
+  for (const Node& node : input.nodes)
+    if (node.engine != kNoEngine && node.engine >= input.num_engines)
+      throw InputError(input.file, node.line, "node '" + node.name + "': engine out of range");
+  std::vector<std::vector<NodeId>> preds(n);
+  for (const Edge& e : input.edges) {
+    if (e.src >= n || e.dst >= n) throw InputError(input.file, e.line, "edge names an unknown node");
+    if (e.src != e.dst) preds[e.dst].push_back(e.src);
+  }
+  // Repeatedly place the first node, in input order, whose predecessors are
+  // all placed.
+  std::vector<bool> placed(n, false);
+  std::vector<NodeId> order;
+  while (order.size() < n) {
+    bool found = false;
+    for (NodeId v = 0; v < n && !found; ++v) {
+      if (placed[v]) continue;
+      bool ready = true;
+      for (NodeId u : preds[v]) ready = ready && placed[u];
+      if (!ready) continue;
+      placed[v] = true;
+      order.push_back(v);
+      found = true;
+    }
+    if (!found) throw InputError(input.file, 0, "cycle");
+  }
+  return order;
+}
+
+InputGraph as_input(const Graph& g) {
+  InputGraph in;
+  static_cast<GraphHeader&>(in) = g;
+  in.nodes = g.nodes;
+  auto add = [&in](const Edge& merged, KindSet kinds, FlagSet flags) {
+    Edge part;
+    part.src = merged.src;
+    part.dst = merged.dst;
+    part.kinds = kinds;
+    part.flags = flags;
+    part.line = merged.line;
+    in.edges.push_back(part);
+  };
+  for (const Edge& e : g.edges) {
+    if (!e.flags.has(Flag::Wait)) {
+      add(e, e.kinds, e.flags);
+      continue;
+    }
+    // The WAIT parts carried every kind that not only the non-WAIT parts carried.
+    KindSet waiting;
+    for (Kind k : {Kind::Flow, Kind::Anti, Kind::Output, Kind::Ordered})
+      if (e.kinds.has(k) && !e.retain_only_kinds.has(k)) waiting |= k;
+    if (e.unlabelled_wait_part) add(e, KindSet(), FlagSet(Flag::Wait));
+    add(e, waiting, e.retain_only_kinds.empty() ? e.flags : FlagSet(Flag::Wait));
+    if (!e.retain_only_kinds.empty()) add(e, e.retain_only_kinds, e.flags.without(Flag::Wait));
+  }
+  for (const Edge& e : g.self_loops) add(e, e.kinds, e.flags);
+  return in;
+}
+
+bool admitted(const std::vector<KindSet>& part_kinds, const KindFilter& filter) {
+  for (KindSet kinds : part_kinds) {
+    if (kinds.empty()) {
+      if (!filter.unlabelled) return false;
+      continue;
+    }
+    for (Kind k : {Kind::Flow, Kind::Anti, Kind::Output, Kind::Ordered})
+      if (kinds.has(k) && !filter.kinds.has(k)) return false;
+  }
+  return true;
+}
+
+Reduction reduce(const InputGraph& input, const ReduceOptions& options, ReduceStats* stats) {
   // The shipped one-pass loop is a property of the optimized implementation's
   // traversal, not of the graph; the oracle answers the exact question only.
   (void)options.mode;
   Reduction result;
   std::size_t candidates = 0;
-  if (g.nodes.empty()) return result;
-  const EventGraph eg = build_event_graph(g);
+  const ReadInput in = read_input(input);
+  if (in.nodes.empty()) {
+    if (stats) stats->candidates = 0;
+    return result;
+  }
+  const EventGraph eg = build_event_graph(in);
 
   // reaches[x] = every event reachable from event x (x included).
   const std::size_t events = boost::num_vertices(eg);
@@ -134,33 +304,47 @@ Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stat
       if (reached_by[y]) reaches[x][y] = true;
   }
 
-  for (std::size_t i = 0; i < g.edges.size(); ++i) {
-    const Edge& e = g.edges[i];
+  for (std::size_t i = 0; i < in.pairs.size(); ++i) {
+    const Pair& pair = in.pairs[i];
+    if (!pair_has_wait(pair)) continue; // orders nothing, never removed
+    std::vector<KindSet> wait_part_kinds;
+    for (const Part& part : pair.parts)
+      if (has_wait(part)) wait_part_kinds.push_back(part.kinds);
+    if (!admitted(wait_part_kinds, options.filter)) continue;
+    ++candidates;
+    // Redundant iff another event edge leaving the source event, not one of
+    // the pair's parts, leads to an event from which the target event is
+    // reachable. (No path can come back through the pair: the event graph is
+    // acyclic.)
+    auto [from, to] = events_of(pair);
     bool redundant = false;
-    if (is_wait(e) && options.filter.admits(e.kinds)) {
-      ++candidates;
-      // Redundant iff another event edge leaving the source event leads to
-      // an event from which the target event is reachable. (No path can come
-      // back through the edge itself: the event graph is acyclic.)
-      auto [from, to] = events_of(e);
-      for (auto [it, last] = boost::out_edges(from, eg); it != last; ++it)
-        if (eg[*it].explicit_edge != int(i) && reaches[boost::target(*it, eg)][to]) redundant = true;
-    }
+    for (auto [it, last] = boost::out_edges(from, eg); it != last; ++it)
+      if (eg[*it].pair != int(i) && reaches[boost::target(*it, eg)][to]) redundant = true;
     if (!redundant) continue;
-    bool retain = e.flags.has(Flag::Retain);
-    result.removed.push_back({e.src, e.dst, e.kinds, e.flags, retain, static_cast<std::uint32_t>(i)});
+    RemovedEdge removed{pair.src, pair.dst, KindSet(), FlagSet(), false, static_cast<std::uint32_t>(i)};
+    for (const Part& part : pair.parts) {
+      removed.kinds |= part.kinds;
+      removed.flags |= part.flags;
+    }
+    removed.demoted_to_retain = removed.flags.has(Flag::Retain);
+    result.removed.push_back(removed);
   }
   if (stats) stats->candidates = candidates;
   return result;
 }
 
+Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {
+  return reduce(as_input(g), options, stats);
+}
+
 std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst) {
+  const ReadInput in = read_input(as_input(g));
   int index = -1;
-  for (std::size_t i = 0; i < g.edges.size(); ++i)
-    if (g.edges[i].src == src && g.edges[i].dst == dst) index = int(i);
-  if (index < 0 || !is_wait(g.edges[index])) return std::nullopt;
-  const EventGraph eg = build_event_graph(g);
-  auto [from, to] = events_of(g.edges[index]);
+  for (std::size_t i = 0; i < in.pairs.size(); ++i)
+    if (in.pairs[i].src == src && in.pairs[i].dst == dst) index = int(i);
+  if (index < 0 || !pair_has_wait(in.pairs[index])) return std::nullopt;
+  const EventGraph eg = build_event_graph(in);
+  auto [from, to] = events_of(in.pairs[index]);
   auto reached_by = search(eg, from, index);
   if (!reached_by[to]) return std::nullopt;
 
@@ -176,24 +360,9 @@ std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst) {
   return w;
 }
 
-HappensBefore happens_before(const Graph& g) {
-  const std::size_t n = g.nodes.size();
-  HappensBefore hb;
-  hb.completed.assign(n, std::vector<bool>(n, false));
-  hb.issued.assign(n, std::vector<bool>(n, false));
-  if (n == 0) return hb;
-  const EventGraph eg = build_event_graph(g);
-  for (NodeId p = 0; p < n; ++p) {
-    auto from_end = search(eg, end_of(NodeId(p)), -1);
-    auto from_start = search(eg, start_of(NodeId(p)), -1);
-    for (NodeId c = 0; c < n; ++c) {
-      if (c == p) continue;
-      hb.completed[p][c] = from_end[start_of(c)].has_value();
-      hb.issued[p][c] = from_start[start_of(c)].has_value();
-    }
-  }
-  return hb;
-}
+HappensBefore happens_before(const InputGraph& input) { return relations(read_input(input)); }
+
+HappensBefore happens_before(const Graph& g) { return happens_before(as_input(g)); }
 
 std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBeforeQuery>& queries) {
   const HappensBefore hb = happens_before(g);

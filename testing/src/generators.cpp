@@ -1,6 +1,7 @@
 //===- generators.cpp - Seeded graph generators and Sketch ---------------===//
 #include "depreduce/testing/generators.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <random>
 #include <stdexcept>
@@ -52,6 +53,84 @@ Graph random_engine_graph(const EngineGraphParams& p, std::uint64_t seed) {
     }
   }
   return make_program_order(std::move(in));
+}
+
+const std::vector<std::vector<PartSpec>>& part_combinations() {
+  static const std::vector<std::vector<PartSpec>> all = [] {
+    std::vector<PartSpec> one;
+    for (KindSet k : {KindSet(), KindSet(Kind::Flow), KindSet(Kind::Ordered), KindSet(Kind::Flow) | Kind::Ordered})
+      for (FlagSet f : {FlagSet::wait(), FlagSet::retain(), FlagSet::wait() | Flag::Retain}) one.push_back({k, f});
+    std::vector<std::vector<PartSpec>> out;
+    for (std::size_t a = 0; a < one.size(); ++a) out.push_back({one[a]});
+    for (std::size_t a = 0; a < one.size(); ++a)
+      for (std::size_t b = a; b < one.size(); ++b) out.push_back({one[a], one[b]});
+    for (std::size_t a = 0; a < one.size(); ++a)
+      for (std::size_t b = a; b < one.size(); ++b)
+        for (std::size_t c = b; c < one.size(); ++c) out.push_back({one[a], one[b], one[c]});
+    return out;
+  }();
+  return all;
+}
+
+InputGraph random_input_graph(const EngineGraphParams& p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto coin = [&](unsigned percent) { return std::uniform_int_distribution<unsigned>(0, 99)(rng) < percent; };
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  // Nodes i = 0..n-1 in the intended program order, listed in a random input order.
+  std::vector<NodeId> listed_at(p.nodes); // listed_at[i] = input index of node i
+  for (NodeId i = 0; i < p.nodes; ++i) listed_at[i] = i;
+  std::shuffle(listed_at.begin(), listed_at.end(), rng);
+  InputGraph in;
+  in.file = "<random_input_graph>";
+  in.num_engines = p.engines;
+  in.nodes.resize(p.nodes);
+  for (NodeId i = 0; i < p.nodes; ++i) {
+    Node& v = in.nodes[listed_at[i]];
+    v.name = "i" + std::to_string(i);
+    v.input_index = listed_at[i];
+    if (p.engines > 0 && !(p.allow_no_engine && coin(10)))
+      v.engine = std::uniform_int_distribution<Engine>(0, p.engines - 1)(rng);
+    if (v.engine != kNoEngine && p.async && coin(30))
+      v.async_window = coin(10) ? kAsyncInfinite : std::uniform_int_distribution<std::uint32_t>(1, 4)(rng);
+    if (v.engine != kNoEngine && p.barriers && coin(5)) v.barrier = true;
+  }
+  const auto& combos = part_combinations();
+  for (NodeId i = 0; i < p.nodes; ++i) {
+    std::uint32_t room = std::min<std::uint32_t>(p.span, p.nodes - 1 - i);
+    if (coin(3)) { // a self-loop: kept, never a path
+      Edge e;
+      e.src = e.dst = listed_at[i];
+      in.edges.push_back(e);
+    }
+    if (room == 0) continue;
+    std::uint32_t k = std::uniform_int_distribution<std::uint32_t>(0, 2 * p.out_degree)(rng);
+    for (std::uint32_t j = 0; j < k; ++j) {
+      const NodeId dst = i + std::uniform_int_distribution<std::uint32_t>(1, room)(rng);
+      // Mostly one edge of the generator's usual mix; often several parts.
+      std::vector<PartSpec> parts;
+      if (coin(40)) {
+        parts = combos[pick(combos.size())];
+      } else {
+        PartSpec part;
+        if (p.ordered && coin(15)) part.kinds = Kind::Ordered;
+        else if (!coin(20)) part.kinds = KindSet::from_bits(std::uniform_int_distribution<unsigned>(1, 15)(rng));
+        if (p.retain && coin(10)) part.flags = FlagSet::retain();
+        else if (p.retain && coin(15)) part.flags = FlagSet::wait() | Flag::Retain;
+        parts.push_back(part);
+      }
+      for (const PartSpec& part : parts) {
+        Edge e;
+        e.src = listed_at[i];
+        e.dst = listed_at[dst];
+        e.kinds = part.kinds;
+        e.flags = part.flags;
+        in.edges.push_back(e);
+      }
+    }
+  }
+  std::shuffle(in.edges.begin(), in.edges.end(), rng);
+  for (std::uint32_t i = 0; i < in.edges.size(); ++i) in.edges[i].line = i + 1;
+  return in;
 }
 
 std::uint32_t Sketch::index(const std::string& name) {
@@ -156,9 +235,63 @@ Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
   return make_program_order(std::move(g));
 }
 
+InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
+  Bytes in{data, std::min<std::size_t>(size, 4096)};
+  InputGraph g;
+  g.file = "<fuzz>";
+  std::uint32_t n = in.next() % 48 + 1;
+  g.num_engines = in.next() % 8 + 1;
+  const std::uint32_t rotation = in.next() % n; // node i is listed at (i + rotation) % n
+  g.nodes.resize(n);
+  for (NodeId i = 0; i < n; ++i) {
+    Node& v = g.nodes[(i + rotation) % n];
+    v.name = "i" + std::to_string(i);
+    std::uint8_t e = in.next() % (g.num_engines + 1);
+    v.engine = e == g.num_engines ? kNoEngine : e;
+    std::uint8_t f = in.next();
+    if (v.engine != kNoEngine) {
+      std::uint8_t w = f % 8; // 0..3 sync, 4..6 window 1..3, 7 inf
+      v.async_window = w < 4 ? 0 : (w == 7 ? kAsyncInfinite : w - 3u);
+      v.barrier = (f & 0x80) != 0;
+    }
+  }
+  while (in.more()) {
+    NodeId a = in.next() % n, b = in.next() % n;
+    std::uint8_t kf = in.next();
+    Edge e;
+    e.src = (std::min(a, b) + rotation) % n; // intended order i < j; a == b: a self-loop
+    e.dst = (std::max(a, b) + rotation) % n;
+    e.kinds = KindSet::from_bits(kf & 15);
+    std::uint8_t fl = (kf >> 4) % 4;
+    e.flags = fl == 0 ? FlagSet::retain() : FlagSet::from_bits(fl == 3 ? 3 : 1);
+    e.line = static_cast<std::uint32_t>(g.edges.size() + 1);
+    g.edges.push_back(e);
+  }
+  return g;
+}
+
 } // namespace depreduce::testing
 
 namespace depreduce {
+
+void showValue(const InputGraph& g, std::ostream& os) {
+  os << "input graph with " << g.nodes.size() << " nodes, " << g.num_engines << " engines\n";
+  for (const Node& v : g.nodes) {
+    os << "  " << v.name;
+    if (v.engine != kNoEngine) os << " engine=" << v.engine;
+    if (v.async_window == kAsyncInfinite) os << " async=inf";
+    else if (v.async_window) os << " async=" << v.async_window;
+    if (v.barrier) os << " barrier";
+    os << "\n";
+  }
+  for (const Edge& e : g.edges) {
+    auto name = [&](NodeId v) { return v < g.nodes.size() ? g.nodes[v].name : "#" + std::to_string(v); };
+    os << "  " << name(e.src) << " -> " << name(e.dst) << " kind=" << to_string(e.kinds)
+       << " flags=" << to_string(e.flags) << "\n";
+  }
+}
+
+void PrintTo(const InputGraph& g, std::ostream* os) { showValue(g, *os); }
 
 void showValue(const Graph& g, std::ostream& os) {
   os << "graph with " << g.nodes.size() << " nodes, " << g.num_engines << " engines\n";
@@ -170,9 +303,13 @@ void showValue(const Graph& g, std::ostream& os) {
     if (v.barrier) os << " barrier";
     os << "\n";
   }
-  for (const Edge& e : g.edges)
+  for (const Edge& e : g.edges) {
     os << "  " << g.nodes[e.src].name << " -> " << g.nodes[e.dst].name << " kind=" << to_string(e.kinds)
-       << " flags=" << to_string(e.flags) << "\n";
+       << " flags=" << to_string(e.flags);
+    if (!e.retain_only_kinds.empty()) os << " retain_only_kinds=" << to_string(e.retain_only_kinds);
+    if (e.unlabelled_wait_part) os << " unlabelled_wait_part";
+    os << "\n";
+  }
 }
 
 void PrintTo(const Graph& g, std::ostream* os) { showValue(g, *os); }

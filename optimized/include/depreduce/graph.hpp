@@ -20,6 +20,8 @@
 #ifndef DEPREDUCE_GRAPH_HPP
 #define DEPREDUCE_GRAPH_HPP
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -80,15 +82,35 @@ struct Node {
   friend bool operator==(const Node&, const Node&) = default;
 };
 
-/// An edge p -> c.
+/// An edge p -> c: one dependency between a pair of nodes.
+///
+/// In an InputGraph an Edge is one edge as written. In a Graph it is the merge
+/// of every edge the input wrote for the pair (its *parts*, SPEC §2), and the
+/// merge must not change what the pair demands. `kinds` and `flags` are the
+/// union of the parts' (labels, lifetime); the two part fields below keep what
+/// a union loses. Their defaults describe a single edge, so an Edge built by
+/// hand means what it says; make_program_order() sets them, normalised (both
+/// cleared when no part carries WAIT; `unlabelled_wait_part` only when some
+/// WAIT part is labelled), so merged edges compare with ==.
+///
+/// What the pair orders follows from its WAIT parts only (a part without WAIT
+/// orders nothing): wait_kinds() and has_unlabelled_wait_part() below, and
+/// from them is_completion_edge().
 struct Edge {
   NodeId src = 0;
   NodeId dst = 0;
-  KindSet kinds;                  ///< Empty = unlabelled (orders as a C edge).
-  FlagSet flags = FlagSet::wait(); ///< Default WAIT.
+  KindSet kinds;                  ///< Union of the parts' kinds. Empty = unlabelled (orders as a C edge).
+  FlagSet flags = FlagSet::wait(); ///< Union of the parts' flags. Default WAIT.
   AttrList attrs;                 ///< Other attributes, verbatim.
   std::uint32_t line = 0;         ///< Source line of the first occurrence.
   std::uint32_t input_index = 0;  ///< Position of the first occurrence in input order.
+  /// Kinds that only parts without WAIT carried (labels that order nothing):
+  /// `a -> b [kind=ordered]; a -> b [kind=flow, flags=retain]` merges to kinds
+  /// FLOW|ORDERED with retain_only_kinds FLOW, an S edge. Subset of `kinds`.
+  KindSet retain_only_kinds;
+  /// Some WAIT part was unlabelled while another WAIT part was labelled:
+  /// `a -> b; a -> b [kind=ordered]` merges to kinds ORDERED, a C edge.
+  bool unlabelled_wait_part = false;
   friend bool operator==(const Edge&, const Edge&) = default;
 };
 
@@ -142,9 +164,12 @@ struct Graph : GraphHeader {
 /// Program order is the topological order that takes, at every step, the
 /// ready node that came first in input order (Kahn's algorithm with a min-heap),
 /// so an input already in topological order keeps its order exactly.
-/// Parallel edges are merged: kinds and flags are OR-ed; for every other
-/// attribute the first occurrence's value is kept, except `label`, whose
-/// distinct values are joined with "|" (see docs/formats.md).
+/// Parallel edges are merged into one Edge whose demand is that of its parts
+/// (SPEC §2): C if some WAIT part is unlabelled or has a kind other than
+/// ORDERED, else S; parts without WAIT order nothing; kinds and flags are the
+/// unions, and `retain_only_kinds` / `unlabelled_wait_part` keep the rest
+/// (see Edge). For every other attribute the first occurrence's value is kept,
+/// except `label`, whose distinct values are joined with "|" (docs/formats.md).
 /// Self-loops move to `self_loops`; one warning per graph is appended to
 /// \p warnings (if given), as Graphviz `tred` does.
 ///
@@ -163,12 +188,53 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings = 
 /// through `g.nodes[id].name` (or `input_index`), as for any Graph.
 Graph graph_from_edges(std::uint32_t n, const std::vector<std::pair<NodeId, NodeId>>& edges);
 
-/// True if \p e orders anything: it carries WAIT.
+/// True if \p e orders anything: one of its parts carries WAIT.
 inline bool is_wait(const Edge& e) noexcept { return e.flags.has(Flag::Wait); }
 
-/// Relation an explicit WAIT edge imposes (SPEC §3.1): issued-before (S) iff its
-/// only kind is ORDERED, completed-before (C) otherwise (also when unlabelled).
-inline bool is_completion_edge(const Edge& e) noexcept { return e.kinds != KindSet(Kind::Ordered); }
+/// The union of the kinds of \p e's WAIT parts (empty if they are all
+/// unlabelled). Meaningful for WAIT edges only. Cost: O(1).
+inline KindSet wait_kinds(const Edge& e) noexcept {
+  return KindSet::from_bits(static_cast<std::uint8_t>(e.kinds.bits() & ~e.retain_only_kinds.bits()));
+}
+
+/// True if one of \p e's WAIT parts is unlabelled (it then orders as a C
+/// edge, SPEC §3.1). Meaningful for WAIT edges only. Cost: O(1).
+inline bool has_unlabelled_wait_part(const Edge& e) noexcept {
+  return e.unlabelled_wait_part || wait_kinds(e).empty();
+}
+
+/// Relation an explicit WAIT edge imposes (SPEC §3.1, §2): completed-before (C)
+/// if one of its WAIT parts is unlabelled or has a kind other than ORDERED,
+/// issued-before (S) if every WAIT part is ORDERED only. Cost: O(1).
+inline bool is_completion_edge(const Edge& e) noexcept {
+  return has_unlabelled_wait_part(e) || wait_kinds(e).intersects(KindSet::data());
+}
+
+/// One edge as it would be written so that reading it back, and merging,
+/// gives \p e again: a single edge where that suffices, else its parts.
+struct EdgePart {
+  KindSet kinds;
+  FlagSet flags;
+  bool first = false; ///< The part that carries `attrs` (exactly one).
+  friend bool operator==(const EdgePart&, const EdgePart&) = default;
+};
+
+/// Up to three EdgeParts, iterable (no allocation).
+struct EdgeParts {
+  std::array<EdgePart, 3> part{};
+  std::uint8_t count = 0;
+  const EdgePart* begin() const noexcept { return part.data(); }
+  const EdgePart* end() const noexcept { return part.data() + count; }
+  std::size_t size() const noexcept { return count; }
+};
+
+/// The parts to write for \p e (1 to 3): one part {kinds, flags} when that
+/// spelling means what \p e means; otherwise an unlabelled WAIT part (if
+/// has_unlabelled_wait_part() beside labelled ones), a WAIT part with
+/// wait_kinds(), and a part without WAIT carrying retain_only_kinds. Merging
+/// them as make_program_order() does gives back \p e's kinds, flags and
+/// part fields. Used by every writer. Cost: O(1).
+EdgeParts parts_to_write(const Edge& e) noexcept;
 
 } // namespace depreduce
 

@@ -29,19 +29,27 @@ namespace depreduce {
 
 /// Which explicit edges a reduction may remove. Edges outside the filter are
 /// kept but still count as paths.
+///
+/// An explicit WAIT edge is a candidate iff every one of its WAIT parts is
+/// (SPEC §2; a single edge is its only part): a part with kinds K is admitted
+/// iff K is non-empty and K ⊆ `kinds`, or K is empty (unlabelled) and
+/// `unlabelled` is true. Parts without WAIT are never removed and do not count.
 struct KindFilter {
-  /// An edge with kinds K is a candidate iff K is non-empty and K ⊆ kinds...
   KindSet kinds = KindSet::all();
-  /// ...or K is empty (unlabelled) and this is true.
   bool unlabelled = true;
 
   /// walrus applyReorderReduction: FLOW edges only.
   static KindFilter reorder() { return {KindSet(Kind::Flow), false}; }
   /// walrus applyAntiDependenceReduction: ANTI/OUTPUT edges only.
   static KindFilter anti_dependence() { return {KindSet(Kind::Anti) | Kind::Output, false}; }
-  bool admits(KindSet k) const noexcept {
-    return k.empty() ? unlabelled : (k.bits() & ~kinds.bits()) == 0;
+
+  /// True iff WAIT parts whose kinds union to \p wait_kinds, one of them
+  /// unlabelled iff \p unlabelled_part, are all admitted. Cost: O(1).
+  bool admits(KindSet wait_kinds, bool unlabelled_part) const noexcept {
+    return (wait_kinds.bits() & ~kinds.bits()) == 0 && (!unlabelled_part || unlabelled);
   }
+  /// True iff the WAIT edge \p e is a candidate. Cost: O(1).
+  bool admits(const Edge& e) const noexcept { return admits(wait_kinds(e), has_unlabelled_wait_part(e)); }
   friend bool operator==(const KindFilter&, const KindFilter&) = default;
 };
 

@@ -14,8 +14,13 @@
 
 namespace depreduce::reference {
 
-/// Same contract as depreduce::verify_labels(). Cost: one
-/// reference::computed_kinds() plus a linear lookup per edge.
+/// Same contract as depreduce::verify_labels(make_program_order(input)), on
+/// the input as read: a pair's labels are the union of its parts' kinds.
+/// Node ids are program-order positions. Cost: one reference::computed_kinds()
+/// plus a linear lookup per pair. \throws InputError as reference::program_order().
+std::vector<LabelMismatch> verify_labels(const InputGraph& input);
+
+/// verify_labels(as_input(g)).
 std::vector<LabelMismatch> verify_labels(const Graph& g);
 
 } // namespace depreduce::reference

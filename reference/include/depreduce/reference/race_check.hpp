@@ -15,9 +15,19 @@
 
 namespace depreduce::reference {
 
-/// Same contract as depreduce::find_races(). Cost: reference::computed_kinds()
-/// plus O(n * (n + m)) for the relation.
+/// Same contract as depreduce::find_races(make_program_order(input)), on the
+/// input as read: the accesses' computed pairs (in the oracle's program order)
+/// against reference::happens_before(input). Node ids are program-order
+/// positions. Cost: reference::computed_kinds() plus O(n * (n + m)).
+/// \throws InputError as reference::program_order().
+std::vector<Race> find_races(const InputGraph& input);
+
+/// find_races(as_input(g)).
 std::vector<Race> find_races(const Graph& g);
+
+/// The nodes of \p input in the oracle's program order (no edges): what the
+/// access-based parts (computed kinds, pieces) read. Cost: O(n * (n + m)).
+Graph nodes_in_program_order(const InputGraph& input);
 
 /// The other verdict SPEC §5 allows: true iff every pair p < c that touches a
 /// common byte with at least one write (no "no writer in between" condition)

@@ -2,13 +2,25 @@
 ///
 /// \file
 /// TEST ORACLE. NOT FOR PRODUCTION. Deliberately simple Boost.Graph twin of
-/// depreduce/transitive_reduction.hpp: same signatures, same contracts
-/// (SPEC §3, §4), written to be read rather than to be fast.
+/// depreduce/transitive_reduction.hpp (SPEC §3, §4), written to be read rather
+/// than to be fast.
+///
+/// The oracle works from the input *as it was read* (an InputGraph: input
+/// order, parallel edges, self-loops, unlabelled edges), and states every rule
+/// itself: program order, what each edge (each *part* of a pair) demands, and
+/// which edges the kinds filter admits. It calls nothing of the optimized
+/// side's meaning (make_program_order, KindFilter::admits, is_completion_edge
+/// ...), so a bug there cannot hide from the comparison (SPEC §1).
 ///
 /// It builds the event graph of SPEC §3.1 (a start and an end event per node,
-/// start(v) -> end(v); C edges end -> start, S edges start -> start; implicit
-/// engine edges of §3.2) and asks, per explicit WAIT edge, whether the edge's
-/// target event is reachable from its source event without the edge.
+/// start(v) -> end(v); one event edge per WAIT part: end -> start for a part
+/// that is unlabelled or has a kind other than ORDERED, start -> start for an
+/// ORDERED-only part; the implicit engine edges of §3.2) and answers every
+/// question as plain reachability on it.
+///
+/// Node ids in results are positions in the oracle's own program order
+/// (program_order() below), which equals make_program_order()'s when both are
+/// right: results of the twins then compare with ==.
 //===----------------------------------------------------------------------===//
 #ifndef DEPREDUCE_REFERENCE_TRANSITIVE_REDUCTION_HPP
 #define DEPREDUCE_REFERENCE_TRANSITIVE_REDUCTION_HPP
@@ -20,22 +32,57 @@
 
 namespace depreduce::reference {
 
-/// Same contract as depreduce::reduce(). Cost: O(m * (n + m)): one
-/// breadth-first search per candidate edge. `stats` gets only `candidates`.
+/// Program order of SPEC §2 for \p input: the topological order of its edges
+/// (self-loops ignored) that takes, at every step, the ready node first in
+/// input order. Returns the input index of the node at each position.
+/// \throws InputError (file of \p input) on a cycle, an edge naming an
+///   unknown node, or an engine >= num_engines. Cost: O(n * (n + m)).
+std::vector<NodeId> program_order(const InputGraph& input);
+
+/// \p g as input again: its nodes in order, each merged edge spelled as the
+/// parts it stands for (SPEC §2: the WAIT parts carry the kinds outside
+/// `retain_only_kinds`, plus an unlabelled one if `unlabelled_wait_part`; a
+/// part without WAIT carries `retain_only_kinds`), self-loops kept. Its
+/// program order is the identity, so ids are unchanged. Cost: O(n + m).
+InputGraph as_input(const Graph& g);
+
+/// Same contract as depreduce::reduce(make_program_order(input), options),
+/// computed on \p input directly: a pair (all parallel edges between two
+/// nodes) is a candidate iff it has a WAIT part and every WAIT part is
+/// admitted (labelled: its kinds ⊆ filter.kinds; unlabelled: filter.unlabelled);
+/// it is redundant iff its relation (C if some WAIT part demands C, else S)
+/// holds in the event graph without any of its parts. `kinds` and `flags` of
+/// a removed pair are the unions over its parts; `edge` is its index among the
+/// pairs sorted by (src, dst) in program order. `stats` gets `candidates`.
+/// Cost: O(n * (n + m)) for the all-pairs reachability plus O(m * deg).
+/// \throws InputError as program_order().
+Reduction reduce(const InputGraph& input, const ReduceOptions& options = {}, ReduceStats* stats = nullptr);
+
+/// Same contract as depreduce::reduce(): reduce(as_input(g), ...).
 Reduction reduce(const Graph& g, const ReduceOptions& options = {}, ReduceStats* stats = nullptr);
 
+/// True iff the oracle admits a pair whose WAIT parts have \p part_kinds
+/// (one entry per WAIT part; empty KindSet = unlabelled) under \p filter.
+/// The kinds-filter rule, stated on its own. Cost: O(parts).
+bool admitted(const std::vector<KindSet>& part_kinds, const KindFilter& filter);
+
 /// Same contract as depreduce::find_witness(): a shortest path (in hops) in the
-/// event graph without the edge, found by Boost's breadth_first_search.
+/// event graph without the edge (all of its parts), found by Boost's
+/// breadth_first_search.
 std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst);
 
 /// Both happens-before relations of SPEC §3 for every pair of nodes:
 /// `completed[p][c]` iff p C c, `issued[p][c]` iff p S c (p != c), computed as
-/// reachability on the event graph. Cost: O(n * (n + m)) time, O(n^2) bits.
+/// reachability on the event graph. Indexed by program-order position.
+/// Cost: O(n * (n + m)) time, O(n^2) bits.
 struct HappensBefore {
   std::vector<std::vector<bool>> completed;
   std::vector<std::vector<bool>> issued;
   friend bool operator==(const HappensBefore&, const HappensBefore&) = default;
 };
+/// From the input as read. \throws InputError as program_order().
+HappensBefore happens_before(const InputGraph& input);
+/// happens_before(as_input(g)).
 HappensBefore happens_before(const Graph& g);
 
 /// Same contract as depreduce::happens_before(g, queries), answered from the

@@ -38,6 +38,26 @@ struct EngineGraphParams {
 /// and flags drawn from \p seed. Program order = node order.
 Graph random_engine_graph(const EngineGraphParams& params, std::uint64_t seed);
 
+/// The parallel parts one pair of nodes can be written with (SPEC §2), as
+/// listed by docs/model.md's table: each entry is up to three edges between
+/// the same two nodes. `kinds` is "" (unlabelled), "flow"..., `flags` "wait",
+/// "retain" or "wait|retain".
+struct PartSpec {
+  KindSet kinds;
+  FlagSet flags = FlagSet::wait();
+};
+/// Every combination of {unlabelled, data kinds (FLOW), ORDERED only, FLOW|ORDERED}
+/// x {WAIT, RETAIN, WAIT|RETAIN} for one part (12), and of two and three parts
+/// (unordered, with repetition: 78 and 364). 454 in all, in a fixed order.
+const std::vector<std::vector<PartSpec>>& part_combinations();
+
+/// A random walrus-style graph *as a reader would produce it* (SPEC §1: the
+/// reference works from the input as read): nodes listed in a random input
+/// order (so program order differs from it), pairs written as 1 to 3
+/// parallel parts of every kind and flag combination, a few self-loops, and
+/// edges listed in random order. Acyclic. Cost: O(n * out_degree).
+InputGraph random_input_graph(const EngineGraphParams& params, std::uint64_t seed);
+
 /// A small graph written by hand:
 ///   Sketch s; s.node("a", 0).node("b", 0, /*async=*/2).edge("a", "b", "flow");
 ///   Graph g = s.graph(/*engines=*/1);
@@ -73,12 +93,22 @@ Graph dag_from_bytes(const std::uint8_t* data, std::size_t size);
 /// three bytes per edge (ends, kinds and flags). Never fails; at most 4096 bytes.
 Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size);
 
+/// Decodes fuzzer bytes into an engine graph *as read*: like
+/// engine_graph_from_bytes(), but the result is the raw InputGraph: nodes in
+/// an input order taken from the bytes (a rotation of the intended program
+/// order), repeated pairs kept as parallel parts, self-loops kept, unlabelled
+/// and RETAIN-only parts included. Acyclic. Never fails; at most 4096 bytes.
+InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size);
+
 } // namespace depreduce::testing
 
 namespace depreduce {
 /// RapidCheck and GoogleTest printers: nodes (engine, async, barrier) and edges.
 void showValue(const Graph& g, std::ostream& os);
 void PrintTo(const Graph& g, std::ostream* os);
+/// The same for an InputGraph: nodes in input order, every edge as written.
+void showValue(const InputGraph& g, std::ostream& os);
+void PrintTo(const InputGraph& g, std::ostream* os);
 } // namespace depreduce
 
 #endif
