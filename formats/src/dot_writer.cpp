@@ -195,10 +195,15 @@ std::string write_dot(const Graph& g) {
     out += ";\n";
   }
 
+  // Nodes in input order, as tred does, unless the graph has engines: there
+  // program order decides engine order (SPEC §3.2), and a reduction may have
+  // removed the edges that made program order differ from input order, so
+  // the nodes are written in program order to read back to the same relations.
   std::vector<NodeId> order(g.nodes.size());
   std::iota(order.begin(), order.end(), NodeId{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
+  if (g.num_engines == 0)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     AttrList attrs = without(n.attrs, is_node_model_key);
