@@ -12,6 +12,7 @@
 #ifndef DEPREDUCE_TESTING_RAW_INPUT_HPP
 #define DEPREDUCE_TESTING_RAW_INPUT_HPP
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,10 @@ struct RawInputChecks {
   bool happens_before = true; ///< Both relations for every ordered pair.
   bool races = true;          ///< find_races() (needs reads/writes to say anything).
   bool labels = true;         ///< verify_labels().
-  /// The reduced graph (for every filter) has the input's C and S relations.
-  bool relations_kept = true;
+  /// The reduced graph has the input's C and S relations, for the first
+  /// `relations_kept_for` filters (all by default; each costs one oracle
+  /// happens_before).
+  std::size_t relations_kept_for = static_cast<std::size_t>(-1);
 };
 
 /// Compares the production path on \p input with the oracle on it:
