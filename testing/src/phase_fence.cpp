@@ -184,7 +184,7 @@ private:
       Block body;
       body.push_back(submit(t, "produce", {i}, {}));
       body.push_back(update(acc1, acc, i, t));
-      b.push_back(loop({res}, i, kind(), static_cast<std::int64_t>(n), {{acc, a0}}, std::move(body), {acc1}));
+      b.push_back(loop({res}, i, kind(), static_cast<std::int64_t>(n), {{acc, a0, {}}}, std::move(body), {acc1}));
       return res;
     }
     std::string cur = a0;
@@ -280,7 +280,7 @@ private:
       std::string c = fresh("c");
       body.push_back(submit(c, "step", {j}, {a}));
       body.push_back(update(b1, b, j, c));
-      sn.use.push_back(loop({res}, j, kind(), static_cast<std::int64_t>(t), {{b, b0}}, std::move(body), {b1}));
+      sn.use.push_back(loop({res}, j, kind(), static_cast<std::int64_t>(t), {{b, b0, {}}}, std::move(body), {b1}));
       expect(sn, a, n, t, true);
       if (c_.coin()) {
         LoopKind k2 = kind();
@@ -332,7 +332,7 @@ private:
       consumers(body, sn, c_.range(1, 2), j, {cur});
       std::vector<std::string> results;
       if (c_.coin()) results.push_back(fresh("arr"));
-      sn.use.push_back(loop(results, j, kind(), literal_trip(1, 4), {{cur, a}}, std::move(body), {cur}));
+      sn.use.push_back(loop(results, j, kind(), literal_trip(1, 4), {{cur, a, {}}}, std::move(body), {cur}));
       sn.reason = FenceFallback::LoopIterArg;
       break;
     }
@@ -366,14 +366,14 @@ private:
       if (c_.coin()) { // the loop's own iteration argument aliases the array
         std::string w = fresh("w"), w1 = fresh("w");
         body.push_back(update(w1, w, j, sn.consumers.back()));
-        sn.use.push_back(loop({}, j, kind(), literal_trip(1, n), {{w, a}}, std::move(body), {w1}));
+        sn.use.push_back(loop({}, j, kind(), literal_trip(1, n), {{w, a, {}}}, std::move(body), {w1}));
       } else { // an alias made by an earlier loop's result, updated in a nested loop
         std::string view = fresh("view"), x = fresh("x"), v = fresh("v");
-        sn.setup.push_back(loop({view}, v, LoopKind::Sequential, 1, {{x, a}}, {}, {x}));
+        sn.setup.push_back(loop({view}, v, LoopKind::Sequential, 1, {{x, a, {}}}, {}, {x}));
         std::string y = fresh("y"), y1 = fresh("y"), k = fresh("k");
         Block inner;
         inner.push_back(update(y1, y, j, sn.consumers.back()));
-        body.push_back(loop({}, k, LoopKind::Sequential, 1, {{y, view}}, std::move(inner), {y1}));
+        body.push_back(loop({}, k, LoopKind::Sequential, 1, {{y, view, {}}}, std::move(inner), {y1}));
         sn.use.push_back(loop({}, j, kind(), literal_trip(1, n), {}, std::move(body), {}));
       }
       sn.reason = FenceFallback::UpdatedThroughAlias;
@@ -383,7 +383,7 @@ private:
       std::string a = producer(sn.setup, length(2)), o = fresh("o"), r = fresh("ret"), i = fresh("i"),
                   x = fresh("x");
       Block body;
-      body.push_back(loop({r}, i, kind(), literal_trip(0, 2), {{x, a}}, {}, {x}));
+      body.push_back(loop({r}, i, kind(), literal_trip(0, 2), {{x, a, {}}}, {}, {x}));
       consumers(body, sn, c_.range(1, 2), o, {r});
       sn.use.push_back(loop({}, o, kind(), literal_trip(1, 4), {}, std::move(body), {}));
       sn.reason = FenceFallback::ReturnValue;
