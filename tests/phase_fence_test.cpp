@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "depreduce/error.hpp"
 #include "depreduce/formats/orchestration_text.hpp"
 #include "depreduce/phase_fence.hpp"
@@ -1299,4 +1301,48 @@ TEST(PhaseFenceOracle, CopiesShareStorageAndExpressionInitsAreNewEachTime) {
   EXPECT_EQ(g.tasks[1].deps, (std::vector<std::uint32_t>{0})); // c waits for t0 through the copy
   EXPECT_TRUE(g.tasks[2].deps.empty());                        // w(0): fresh array
   EXPECT_TRUE(g.tasks[3].deps.empty());                        // w(1): fresh again, not w(0)'s
+}
+
+TEST_F(FenceCli, JsonSummaryOfThePhaseChain) {
+  const std::string out = (tmp_ / "chain.orch").string();
+  CliResult r = cli("fence --json " + corpus_ + "phase_chain.orch -o " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out); // stdout is the JSON alone
+  ASSERT_EQ(j["barriers"].size(), 1u);
+  const auto& b = j["barriers"][0];
+  EXPECT_EQ(b["function"], "main");
+  EXPECT_EQ(b["name"], "phase_fence_barrier_0");
+  EXPECT_EQ(b["array"], "T");
+  EXPECT_EQ(b["N"], 3);
+  EXPECT_EQ(b["M"], 3);
+  EXPECT_EQ(b["sites"], 1);
+  EXPECT_EQ(b["saved_per_run"], 3);
+  EXPECT_EQ(b["location"]["before_loop"], "b");
+  // The barrier's line in the written program.
+  std::ifstream in(out);
+  std::string line;
+  for (int k = 0; k < b["location"]["output_line"].get<int>(); ++k) std::getline(in, line);
+  EXPECT_EQ(line, "      phase_fence_barrier_0 = system.task_dummy() {dummy_task = true, manual_dep_edges = [T]}");
+  EXPECT_TRUE(j["kept"].empty());
+  EXPECT_EQ(j["edges_before"], 36);
+  EXPECT_EQ(j["edges_after"], 24);
+  EXPECT_EQ(j["dummies_after"], 4);
+  EXPECT_EQ(j["happens_before"], "unchanged");
+}
+
+TEST_F(FenceCli, JsonSummaryListsKeptSubmitsAndMissingTrips) {
+  CliResult r = cli("fence --json " + corpus_ + "dynamic_trips.orch");
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kept"].size(), 2u);
+  EXPECT_EQ(j["kept"][0]["submit"], "c");
+  EXPECT_EQ(j["kept"][0]["reason"], "dynamic-parallel-trip");
+  EXPECT_EQ(j["missing_trips"], nlohmann::json::array({"n"}));
+  EXPECT_TRUE(j["edges_before"].is_null());
+  EXPECT_EQ(j["happens_before"], "not-checked");
+  CliResult t = cli("fence --json " + corpus_ + "dynamic_trips.orch --trip n=3");
+  nlohmann::json k = nlohmann::json::parse(t.out);
+  EXPECT_EQ(k["trips"]["n"], 3);
+  EXPECT_EQ(k["edges_before"], 48); // as the text summary: 48 -> 34
+  EXPECT_EQ(k["edges_after"], 34);
 }

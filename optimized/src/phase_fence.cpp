@@ -685,6 +685,7 @@ orch::Program expand_manual_phase_fence(const orch::Program& program, PhaseFence
       b.name = fresh_name();
       b.array = g.array;
       b.loop_var = pass.loop(g.loop).var;
+      b.loop_stmt = static_cast<std::size_t>(g.loop);
       b.n = n;
       b.m = g.m;
       b.sites = g.members.size();
@@ -697,7 +698,7 @@ orch::Program expand_manual_phase_fence(const orch::Program& program, PhaseFence
       sum.barriers.push_back(std::move(b));
     }
     for (const Consumer& c : consumers)
-      if (c.reason) sum.kept.push_back(FenceKept{fn.name, c.label, *c.reason});
+      if (c.reason) sum.kept.push_back(FenceKept{fn.name, c.label, *c.reason, static_cast<std::size_t>(c.stmt)});
     if (!inserts.empty()) pass.rewrite(fn.body, inserts, new_deps);
   }
   if (summary) *summary = std::move(sum);

@@ -59,6 +59,7 @@ struct FenceBarrier {
   std::string name;       ///< `phase_fence_barrier_<k>`
   std::string array;      ///< the array it depends on (its `manual_dep_edges`)
   std::string loop_var;   ///< variable of the loop it is inserted before
+  std::size_t loop_stmt = 0; ///< that loop's pre-order statement index in the input function (as orch::Problem counts)
   std::uint64_t n = 0;    ///< array length
   std::uint64_t m = 0;    ///< consumer submissions per execution of that loop
   std::size_t sites = 0;  ///< consumer submit statements rewritten
@@ -78,6 +79,7 @@ struct FenceKept {
   std::string function;
   std::string submit;     ///< its result name, or "submit#<k>" (k = pre-order statement index)
   FenceFallback reason;
+  std::size_t stmt = 0;   ///< its pre-order statement index in the input function
   bool operator==(const FenceKept&) const = default;
 };
 
