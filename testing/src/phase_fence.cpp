@@ -24,6 +24,7 @@ const char* fence_shape_name(FenceShape s) noexcept {
   case FenceShape::ChainWritesT: return "chain-writes-t";
   case FenceShape::ChainCarrierIsT: return "chain-carrier-is-t";
   case FenceShape::ChainReturnVar: return "chain-return-var";
+  case FenceShape::PingPongUnsafe: return "ping-pong-unsafe";
   case FenceShape::ScalarDep: return "scalar-dep";
   case FenceShape::MixedDeps: return "mixed-deps";
   case FenceShape::MultipleArrays: return "multiple-arrays";
@@ -335,7 +336,12 @@ private:
       phase_chain(sn, shape);
       break;
     }
-    case FenceShape::PingPong: {
+    case FenceShape::PingPong:
+    case FenceShape::PingPongUnsafe: {
+      const bool safe = shape == FenceShape::PingPong;
+      // Unsafe: both start as one storage, or the phase yields the written
+      // array for both (from the second phase on they are one storage).
+      const bool same_start = !safe && c_.coin();
       std::uint32_t n = length(2);
       std::string a = producer(sn.setup, n), other0 = fresh("buf");
       sn.setup.push_back(create(other0, static_cast<std::int64_t>(n)));
@@ -351,9 +357,12 @@ private:
       Block phase;
       phase.push_back(loop({n2}, b, LoopKind::Parallel, static_cast<std::int64_t>(n), {{acc, other, {}}}, std::move(body),
                            {acc1}));
+      sn.consumers.push_back(s);
       sn.use.push_back(loop({fresh("buf"), fresh("buf")}, ph, LoopKind::Sequential, phases,
-                            {{cur, a, {}}, {other, other0, {}}}, std::move(phase), {n2, cur}));
-      sn.expect.push_back({ExpectedBarrier{cur, n, static_cast<std::uint64_t>(n) * (per + 1), f}, false});
+                            {{cur, a, {}}, {other, same_start ? a : other0, {}}}, std::move(phase),
+                            {n2, safe || same_start ? cur : n2}));
+      if (safe) sn.expect.push_back({ExpectedBarrier{cur, n, static_cast<std::uint64_t>(n) * (per + 1), f}, false});
+      sn.reason = FenceFallback::UpdatedThroughAlias;
       break;
     }
     case FenceShape::NestedHoist: {

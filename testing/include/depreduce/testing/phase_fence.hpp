@@ -62,8 +62,9 @@ enum class FenceShape : std::uint8_t {
   ChainWritesT,      ///< a phase chain whose parallel body also writes T's storage (or a copy of T)
   ChainCarrierIsT,   ///< a phase chain whose carrier starts as T (or a copy of T): T's storage is written
   ChainReturnVar,    ///< a phase chain whose consumers read a nested loop's result over T
+  PingPongUnsafe,    ///< ping-pong whose two arrays start as one storage, or stop swapping
 };
-inline constexpr std::size_t kFenceShapeCount = 26;
+inline constexpr std::size_t kFenceShapeCount = 27;
 const char* fence_shape_name(FenceShape s) noexcept;
 bool is_fallback_shape(FenceShape s) noexcept;
 
