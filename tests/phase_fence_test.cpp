@@ -739,6 +739,12 @@ const char* kCanonical = R"(orchestration func main(n, m) {
     auto {
       z = submit(after, [], deps=[fence])
     }
+    view = tids
+    out = for p in seq(2) iter(cur = array(4)) {
+      v = submit(fill, [p], deps=[view])
+      cur1 = update(cur, p, v)
+      yield cur1
+    }
   }
 }
 
@@ -756,6 +762,9 @@ TEST(OrchestrationText, CanonicalTextOfEveryConstructPrintsBackUnchanged) {
   EXPECT_EQ(loop.results, (std::vector<std::string>{"last", "fin"}));
   EXPECT_EQ(std::get<std::string>(loop.trip), "n");
   EXPECT_EQ(loop.iter_args[1].init, "tids");
+  EXPECT_EQ(std::get<orch::Copy>(scope.body[8].node), (orch::Copy{"view", "tids"}));
+  const auto& fresh = std::get<orch::Loop>(scope.body[9].node);
+  EXPECT_EQ(fresh.iter_args[0].init_length, orch::IntAtom(std::int64_t{4}));
 }
 
 TEST(OrchestrationText, CommentsAndLayoutDoNotMatter) {
@@ -1100,6 +1109,29 @@ TEST(PhaseChain, CopyOfAStableArrayBeforeTheLoopCompresses) {
   EXPECT_EQ(r.summary.barriers[0].array, "tids");
   EXPECT_EQ(r.cmp.edges_before, 16u);
   EXPECT_EQ(r.cmp.edges_after, 8u);
+}
+
+TEST(PhaseChain, NestedLoopResultOverTOutsideTheConsumerLoopCompresses) {
+  // rv (a result of a loop over T) is defined in the phase body, outside the
+  // parallel loop, so it is stable there: it is T's storage, and the parallel
+  // loop writes only its fresh carrier. 36 -> 24. (Inside the parallel loop it
+  // is return-value: PhaseChainUnsafe.NestedLoopReturnVarAsTheDepArray.)
+  FenceRun r = run(manual_main(producer("f", 3) +
+                               "    out = for ph in seq(4) iter(T = f) {\n"
+                               "      rv = for q in seq(1) iter(x = T) {\n"
+                               "        yield x\n"
+                               "      }\n"
+                               "      n2 = for b in parallel(3) iter(acc = array(3)) {\n"
+                               "        s = submit(k, [ph, b], deps=[rv])\n"
+                               "        acc1 = update(acc, b, s)\n"
+                               "        yield acc1\n"
+                               "      }\n"
+                               "      yield n2\n"
+                               "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].array, "rv");
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
 }
 
 //===--- looks like a chain, but is unsafe ----------------------------------===//

@@ -96,19 +96,32 @@ struct PhaseFenceSummary {
 /// A submit is a *consumer* of array `A` when it is in an orchestration
 /// function, its innermost runtime scope is manual, it sits (outside any if)
 /// in the body of a loop L inside that scope, and its only dep is the whole
-/// array `A`. `A` must be *stable* for L: not defined in L (so not L's
-/// iteration argument, not created, updated or returned by something in L),
-/// with no `update` in L (at any depth) of any name in A's alias class (the
-/// names tied together by update results, iteration arguments, yields, loop
-/// and if results). The barrier is hoisted to the outermost loop of the chain
-/// of directly nested loops around the submit for which this still holds and
-/// whose loops have static counts; a parallel loop with a dynamic trip count
-/// stops the chain (and is a fallback when it is the innermost loop); a
-/// sequential loop with a dynamic trip count counts as one iteration. All
-/// consumers of the same array hoisted to the same loop form one group with
-/// M = sum over its submits of the product of the trip counts from the
-/// hoisting loop down; N = A's array length (a literal of its only
-/// `array(N)`). The group is rewritten when N*M - (N+M) >= 1: the statement
+/// array `A` (copies `x = A` are followed back to `A`). `A` must be *stable*
+/// for L: not defined in L (so not L's iteration argument, not created,
+/// updated or returned by something in L), and no `update` in L (at any
+/// depth) may write `A`'s storage. That is decided per storage instance
+/// (docs/phase-fence.md, "Alias safety per storage instance"): every array
+/// handle has a set of storage roots (allocation sites in the current
+/// iteration, iteration-argument values at the start of the current
+/// iteration, storage made by a finished loop); an update is harmless when
+/// all its roots are provably different storages from all of `A`'s: two
+/// allocations, an allocation made in the current iteration of the loop whose
+/// iteration argument the other root is, or two iteration arguments of one
+/// loop proven distinct by induction (distinct inits, distinct yields). So in
+/// the phase chain (a seq loop's iteration argument T read by a parallel loop
+/// that fills a fresh `array(n)` yielded as the next T) T is stable for the
+/// parallel loop, and ping-pong between two preallocated arrays too.
+///
+/// The barrier is hoisted to the outermost loop of the chain of directly
+/// nested loops around the submit for which this still holds and whose loops
+/// have static counts; a parallel loop with a dynamic trip count stops the
+/// chain (and is a fallback when it is the innermost loop); a sequential loop
+/// with a dynamic trip count counts as one iteration. All consumers of the
+/// same array hoisted to the same loop form one group with M = sum over its
+/// submits of the product of the trip counts from the hoisting loop down;
+/// N = A's array length (the literal n shared by every `array(n)`, statement
+/// or iteration-argument init, that its alias class can hold). The group is
+/// rewritten when N*M - (N+M) >= 1: the statement
 ///
 ///     phase_fence_barrier_<k> = system.task_dummy() {dummy_task = true, manual_dep_edges = [A]}
 ///
@@ -122,9 +135,12 @@ struct PhaseFenceSummary {
 ///        other submit with deps, the FenceFallback that kept it.
 /// \returns the rewritten program (equal to \p program when nothing applies).
 /// \throws InputError (file "<program>") if \p program is not valid.
-/// Cost: O(S log S) for S statements plus O(C * D) for C submits nested D loops
-/// deep: each loop is summarised once (the alias classes it updates, merged
-/// bottom-up from nested loops), never rescanned per candidate.
+/// Cost: O(S log S + S * D) for S statements nested D loops deep to build the
+/// index (each loop summarised once: its updates, its iteration arguments'
+/// root closures, a fixpoint over at most 64 array arguments for the
+/// distinct pairs), plus, per distinct (loop, array) pair tested, O(U * R^2)
+/// for the U updates inside the loop and root sets of size R (pairwise root
+/// answers memoised). Memory O(S * D).
 orch::Program expand_manual_phase_fence(const orch::Program& program, PhaseFenceSummary* summary = nullptr);
 
 /// Checks the output invariants of the pass on \p program and returns the
