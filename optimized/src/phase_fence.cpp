@@ -2,16 +2,22 @@
 ///
 /// \file
 /// One analysis walk per function builds a *safety index*: every value's
-/// definition site and alias class (union-find over array handles), every
-/// loop's place in the tree (pre-order interval, directly enclosing loop,
-/// trip count) and every update. Each loop is then summarised once, bottom-up
-/// (the alias classes and names it updates, nested loops included), so a
-/// candidate's stability test is a lookup, not a rescan of nested bodies.
-/// A second walk with the same pre-order numbering rewrites the function.
+/// definition site, every loop's place in the tree (pre-order interval,
+/// directly enclosing loop, trip count), every update, and for every array
+/// handle its *storage roots* (which allocation, iteration-argument value at
+/// an iteration start, or loop-made storage it may hold). Each loop is then
+/// summarised once: its updates (nested loops included, merged bottom-up),
+/// the closure of each iteration argument, and the pairs of iteration
+/// arguments proven to be different storages (an inductive invariant, outer
+/// loops first). A candidate's stability test compares root sets, memoised.
+/// Array lengths still come from flow-insensitive alias classes (union-find
+/// over handles). A second walk with the same pre-order numbering rewrites
+/// the function.
 //===----------------------------------------------------------------------===//
 #include "depreduce/phase_fence.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <numeric>

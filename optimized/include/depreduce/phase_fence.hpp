@@ -42,9 +42,9 @@ enum class FenceFallback : std::uint8_t {
   LoopIterArg,       ///< the array is an iteration argument of the submit's innermost loop
   DefinedInBody,     ///< the array is created or updated (a new name) in the loop body
   ReturnValue,       ///< the array is a result of a loop or if nested in the loop body
-  UpdatedInBody,     ///< the array itself is updated in the loop body (any depth)
-  UpdatedThroughAlias, ///< another name of its alias class is updated in the loop body
-  UnresolvedArray,   ///< its length is not a literal, or it is an if result / has several storages
+  UpdatedInBody,     ///< the array itself (or a copy of it) is updated in the loop body (any depth)
+  UpdatedThroughAlias, ///< another handle that may hold its storage is updated in the loop body
+  UnresolvedArray,   ///< its length is not one literal for every array(n) it may hold, or it is an if result
   DynamicParallelTrip, ///< its innermost loop is parallel with a dynamic trip count
   ZeroTrip,          ///< a loop around it (up to the hoisting point) runs zero times
   Unprofitable,      ///< N*M - (N+M) < 1 for its (loop, array) group (N->1, 2x2, ...)
