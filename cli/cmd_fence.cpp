@@ -204,7 +204,8 @@ void add_fence_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->out,
                   "Write the rewritten program here (atomically) and the summary to stdout; "
                   "default '-': program to stdout, summary to stderr");
-  cmd->add_option("--trip", args->trips, "NAME=VALUE: value of a dynamic trip count, for the dynamic edge counts")
+  cmd->add_option("--trip", args->trips, "NAME=VALUE: value of a dynamic trip count, for the dynamic edge counts (repeat for several)")
+      ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
   cmd->add_flag("--json", args->json,
                 "Print the summary as JSON on stdout (schema in docs/cli.md); the program is written only with -o FILE");

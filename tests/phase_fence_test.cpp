@@ -1378,3 +1378,13 @@ TEST_F(FenceCli, JsonSummaryListsKeptSubmitsAndMissingTrips) {
   EXPECT_EQ(k["edges_before"], 48); // as the text summary: 48 -> 34
   EXPECT_EQ(k["edges_after"], 34);
 }
+
+TEST_F(FenceCli, TripTakesOneValueSoTheFileMayFollowIt) {
+  // `--trip` used to take every value after it, FILE included ("FILE is required").
+  CliResult r = cli("fence --trip n=3 " + corpus_ + "dynamic_trips.orch --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["edges_before"], 48);
+  CliResult two = cli("fence " + corpus_ + "all_constructs.orch --trip n=2 --trip m=3 --json");
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_EQ(nlohmann::json::parse(two.out)["trips"], (nlohmann::json{{"m", 3}, {"n", 2}}));
+}
