@@ -4,10 +4,11 @@
 /// bytes -> task stream (testing::stream_from_bytes: rings, slot reuse,
 /// generations, stale names, distances around 64/128/256, 32/64-bit sequences
 /// near the wrap, flags, duplicates, and now and then an invalid producer or a
-/// republished slot) -> run_window<BL> of both twins for BL = 64, 128, 256 and
-/// both modes -> compare. Both must throw InputError on the same inputs or
-/// return equal results; the optimized result must also never remove an edge
-/// the exact reduction of the complete WAIT graph keeps, and the hot-path form
+/// republished slot) -> run_window<BL> of every registered reducer
+/// (testing::window_impls) for BL = 64, 128, 256 and both modes -> compare
+/// each with the reference. Each must throw InputError on the same inputs or
+/// return the reference's result; no result may remove an edge the exact
+/// reduction of the complete WAIT graph keeps, and the optimized hot-path form
 /// submit_flags must agree with submit. On any difference the
 /// stream and both results are printed and the process aborts.
 ///
@@ -56,28 +57,37 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     c.options.mode = mode;
     for (unsigned bl : kWindowSizes) {
       const std::string where = "BL=" + std::to_string(bl) + " mode=" + to_string(mode);
-      std::string opt_error, ref_error;
-      const auto online = run_or_error(optimized_window(), bl, c, opt_error);
+      std::string ref_error;
       const auto oracle = run_or_error(reference_window(), bl, c, ref_error);
-      if (online.has_value() != oracle.has_value())
-        fail(where + ": only one twin threw: optimized '" + opt_error + "', reference '" + ref_error + "'", c);
-      if (!online) continue;
-      if (!(*online == *oracle))
-        fail(where + "\n" + first_difference(*online, *oracle) + "\noptimized:\n" + describe(*online) +
-                 "reference:\n" + describe(*oracle),
-             c);
+      // Every registered reducer (optimized first, then any third party's)
+      // against the reference.
+      for (const WindowImpl& impl : window_impls()) {
+        if (&impl == &reference_window() || !impl.supports(bl)) continue;
+        std::string error;
+        const auto online = run_or_error(impl, bl, c, error);
+        if (online.has_value() != oracle.has_value())
+          fail(where + ": only one threw: " + impl.name + " '" + error + "', reference '" + ref_error + "'", c);
+        if (!online) continue;
+        if (!(*online == *oracle))
+          fail(where + " (" + impl.name + ")\n" + first_difference(*online, *oracle) + "\n" + impl.name + ":\n" +
+                   describe(*online) + "reference:\n" + describe(*oracle),
+               c);
+        if (!redundant) {
+          redundant.emplace();
+          const Graph full = full_wait_graph(c.stream);
+          for (const RemovedEdge& r : reference_reduction().reduce(full, ReduceOptions{}, nullptr).removed)
+            redundant->emplace(std::stoul(full.nodes[r.dst].name), std::stoul(full.nodes[r.src].name));
+        }
+        for (std::size_t i = 0; i < online->edges.size(); ++i)
+          for (const WindowEdge& e : online->edges[i])
+            if (e.wait_removed() && !redundant->count({i, i - static_cast<std::size_t>(e.distance)}))
+              fail(where + " (" + impl.name + "): task " + std::to_string(i) +
+                       " lost a WAIT the exact reduction keeps",
+                   c);
+      }
+      if (!oracle) continue;
       if (const std::string diff = submit_flags_difference(bl, c); !diff.empty())
         fail(where + ": submit_flags disagrees with submit: " + diff, c);
-      if (!redundant) {
-        redundant.emplace();
-        const Graph full = full_wait_graph(c.stream);
-        for (const RemovedEdge& r : reference_reduction().reduce(full, ReduceOptions{}, nullptr).removed)
-          redundant->emplace(std::stoul(full.nodes[r.dst].name), std::stoul(full.nodes[r.src].name));
-      }
-      for (std::size_t i = 0; i < online->edges.size(); ++i)
-        for (const WindowEdge& e : online->edges[i])
-          if (e.wait_removed() && !redundant->count({i, i - static_cast<std::size_t>(e.distance)}))
-            fail(where + ": task " + std::to_string(i) + " lost a WAIT the exact reduction keeps", c);
     }
   }
   return 0;

@@ -12,22 +12,38 @@
 
 namespace depreduce::testing {
 
-WindowRun WindowImpl::run(unsigned bl, const TaskStream& stream, const WindowOptions& options) const {
+bool WindowImpl::supports(unsigned bl) const noexcept {
   switch (bl) {
-  case 64: return run64(stream, options);
-  case 128: return run128(stream, options);
-  case 256: return run256(stream, options);
-  default: throw std::invalid_argument("window size must be 64, 128 or 256, not " + std::to_string(bl));
+  case 64: return run64 != nullptr;
+  case 128: return run128 != nullptr;
+  case 256: return run256 != nullptr;
+  default: return false;
   }
 }
 
-const std::vector<WindowImpl>& window_impls() {
-  static const std::vector<WindowImpl> impls = {
+WindowRun WindowImpl::run(unsigned bl, const TaskStream& stream, const WindowOptions& options) const {
+  if (bl != 64 && bl != 128 && bl != 256)
+    throw std::invalid_argument("window size must be 64, 128 or 256, not " + std::to_string(bl));
+  if (!supports(bl)) throw std::invalid_argument(name + " does not implement BL = " + std::to_string(bl));
+  return (bl == 64 ? run64 : bl == 128 ? run128 : run256)(stream, options);
+}
+
+namespace {
+std::vector<WindowImpl>& window_registry() {
+  static std::vector<WindowImpl> impls = {
       {"optimized", &depreduce::run_window<64>, &depreduce::run_window<128>, &depreduce::run_window<256>},
       {"reference", &depreduce::reference::run_window<64>, &depreduce::reference::run_window<128>,
        &depreduce::reference::run_window<256>},
   };
   return impls;
+}
+} // namespace
+
+const std::vector<WindowImpl>& window_impls() { return window_registry(); }
+
+bool register_window_impl(WindowImpl impl) {
+  window_registry().push_back(std::move(impl));
+  return true;
 }
 const WindowImpl& optimized_window() { return window_impls()[0]; }
 const WindowImpl& reference_window() { return window_impls()[1]; }
