@@ -49,11 +49,13 @@ for t in "${targets[@]}"; do
   for ext in dict options; do
     if [ -f "$src/fuzz/$t.$ext" ]; then cp "$src/fuzz/$t.$ext" "$OUT/$t.$ext"; else rm -f "$OUT/$t.$ext"; fi
   done
-  # Bundle what the runner image lacks: every resolved library but the C and C++ runtimes.
-  ldd "$OUT/$t" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
+  # Bundle what the runner image lacks: every resolved library but the C and
+  # C++ runtimes (from the build tree's binary: the copy in $OUT already
+  # resolves through $OUT/lib once an earlier target filled it).
+  ldd "$build/fuzz/$t" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*|libc++*|libc++abi*) ;;
-      *) cp -L "$lib" "$OUT/lib/" ;;
+      *) [ "$(dirname "$(readlink -f "$lib")")" = "$(readlink -f "$OUT/lib")" ] || cp -L "$lib" "$OUT/lib/" ;;
     esac
   done
 done
