@@ -39,7 +39,11 @@ z3::expr resize(const z3::expr& x, unsigned to) {
 }
 } // namespace sym_detail
 
-explorer::explorer(std::size_t max_paths) : max_paths_(max_paths), solver_(ctx()) {}
+explorer::explorer(std::size_t max_paths) : max_paths_(max_paths), solver_(ctx()) {
+  z3::params p(ctx());
+  p.set("timeout", 120000u); // ms per query: "unknown" is an error, never a proof
+  solver_.set(p);
+}
 
 void explorer::start_run() {
   solver_.reset();
@@ -66,6 +70,11 @@ bool explorer::feasible(const z3::expr& extra) {
 }
 
 void explorer::assume(const z3::expr& c) { solver_.add(c); }
+void explorer::assume_scoped(const z3::expr& c) {
+  solver_.push();
+  solver_.add(c);
+}
+void explorer::drop_assumption() { solver_.pop(); }
 
 bool explorer::branch(const z3::expr& c) {
   if (pos_ < trail_.size()) { // replay

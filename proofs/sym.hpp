@@ -74,6 +74,9 @@ public:
   void check(const z3::expr& claim, const std::string& what);
   /// Assumes \p c on this path (a precondition of the code under proof).
   void assume(const z3::expr& c);
+  /// Assumes \p c until drop_assumption() (a case of an enumeration).
+  void assume_scoped(const z3::expr& c);
+  void drop_assumption();
 
   /// Registers an input shown in counterexamples.
   void show(const std::string& name, const z3::expr& value) { inputs_.push_back({name, value}); }
