@@ -3,20 +3,22 @@
 /// \file
 /// The SyncState lane of transitive_reduction.cpp (optimized/src/lane.hpp,
 /// docs/model.md "SyncState lanes"), instantiated with symbolic words, keys
-/// and a bit-vector remainder in place of the Roaring bitmap, on a bounded
-/// universe of keys [0, kUniverse):
+/// and a membership predicate in place of the Roaring bitmap, on the bounded
+/// universe of keys [0, kUniverse) (2^32 - 1024: no window wraps):
 ///   5a. union (merge) == set union, for each pair of forms (dense or sparse),
 ///       including the switch to sparse form; the result is in normal form;
 ///   5b. insert (add) == set insert, including turning sparse beyond the window;
 ///   5c. lookup (contains) == membership.
 /// A lane's set is every key below base plus, dense, bit i of the window as
-/// key base + i, or, sparse, the remainder's keys.
+/// key base + i, or, sparse, the remainder's keys; claims are for a symbolic
+/// key (membership), so sets are never built as bit-vectors.
 //===----------------------------------------------------------------------===//
 #include "lane.hpp"
 
 #include "obligation.hpp"
 #include "sym.hpp"
 
+#include <functional>
 #include <string>
 
 namespace depreduce::proofs {
@@ -24,45 +26,62 @@ namespace {
 
 using W64 = sym<64>;
 using W32 = sym<32>;
+using membership = std::function<z3::expr(const z3::expr&)>; // key (32 bits) -> is it in the set
 
-/// Keys of the inputs are below kUniverse; sets are kSem bits wide, so a key
-/// an operation wrongly puts at or above kUniverse shows as a difference.
-constexpr unsigned kUniverse = 1024;
-constexpr unsigned kSem = 2048;
+/// Keys are 32-bit; the universe is bounded so that no window reaches the
+/// wrap of 2^32: base + 64 * Words <= kUniverse, every key < kUniverse.
+constexpr std::uint64_t kUniverse = (std::uint64_t{1} << 32) - 1024;
 
-z3::expr below(const z3::expr& key32) { // {k : k < key} as a kSem-bit set
-  return ~z3::shl(~ctx().bv_val(0, kSem), zx(key32, kSem));
+z3::expr key_bit(const z3::expr& words, const z3::expr& index32) { // bit index of a 64K-bit vector
+  const unsigned n = words.get_sort().bv_size();
+  return (z3::lshr(words, zx(index32, n)) & ctx().bv_val(1, n)) == ctx().bv_val(1, n);
 }
 
-/// The remainder of the sparse form: a kSem-bit set (Roaring's semantics;
-/// roaring_rest's loop over the window's bits is left to tests).
-struct bv_rest {
-  z3::expr bits = ctx().bv_val(0, kSem);
-  sym_bool contains(const W32& key) const {
-    return sym_bool((z3::lshr(bits, zx(key.e, kSem)) & ctx().bv_val(1, kSem)) == ctx().bv_val(1, kSem));
+/// The remainder of the sparse form as a set given by its membership
+/// predicate (Roaring's semantics; roaring_rest's loop over the window's
+/// bits is left to tests).
+struct pred_rest {
+  membership has = [](const z3::expr&) { return ctx().bool_val(false); };
+  sym_bool contains(const W32& key) const { return sym_bool(has(key.e)); }
+  void add(const W32& key) {
+    membership old = has;
+    const z3::expr k = key.e;
+    has = [old, k](const z3::expr& x) { return old(x) || x == k; };
   }
-  void add(const W32& key) { bits = bits | z3::shl(ctx().bv_val(1, kSem), zx(key.e, kSem)); }
   void ensure() {}
   template <unsigned K>
   void add_window(const W32& from, const W64 (&w)[K], const W32& min_key) {
-    bits = bits | (z3::shl(zx(concat_words(w, K), kSem), zx(from.e, kSem)) & ~below(min_key.e));
+    membership old = has;
+    const z3::expr f = from.e, m = min_key.e, words = concat_words(w, K);
+    has = [old, f, m, words](const z3::expr& x) {
+      return old(x) || (z3::uge(x, m) && z3::uge(x, f) && z3::ult(x - f, bv(64 * K, 32)) && key_bit(words, x - f));
+    };
   }
-  void or_with(const bv_rest& o) { bits = bits | o.bits; }
-  void clear() { bits = ctx().bv_val(0, kSem); }
+  void or_with(const pred_rest& o) {
+    membership old = has, other = o.has;
+    has = [old, other](const z3::expr& x) { return old(x) || other(x); };
+  }
+  void clear() {
+    has = [](const z3::expr&) { return ctx().bool_val(false); };
+  }
 };
 
 template <unsigned Words, detail::LaneMutation M = detail::LaneMutation::None>
-using lane = detail::basic_lane<W64, W32, bv_rest, Words, M>;
+using lane = detail::basic_lane<W64, W32, pred_rest, Words, M>;
 
+/// Whether \p x is in lane \p l: below base, or in the window / remainder.
 template <class L>
-z3::expr set_of(const L& l) {
-  const z3::expr part = l.sparse ? l.rest.bits : z3::shl(zx(concat_words(l.window, L::kWords), kSem), zx(l.base.e, kSem));
-  return below(l.base.e) | part;
+z3::expr member(const L& l, const z3::expr& x) {
+  const z3::expr rest = l.sparse ? l.rest.has(x)
+                                 : z3::ult(x - l.base.e, bv(L::kBits, 32)) &&
+                                       key_bit(concat_words(l.window, L::kWords), x - l.base.e);
+  return z3::ult(x, l.base.e) || rest;
 }
 
 /// A reachable lane of the given form, keys below kUniverse: dense with base
 /// a multiple of 64, the window inside the universe and its first word not
-/// full (advance()'s normal form); sparse with an all-zero window.
+/// full (advance()'s normal form); sparse with an all-zero window and any
+/// remainder (an uninterpreted set).
 template <class L>
 L fresh_lane(explorer& ex, const std::string& name, bool sparse) {
   L l;
@@ -77,10 +96,9 @@ L fresh_lane(explorer& ex, const std::string& name, bool sparse) {
     ex.assume((l.base.e & 63) == 0 && z3::ule(zx(l.base.e, 64) + 64 * L::kWords, bv(kUniverse, 64)));
     ex.assume(l.window[0].e != bv(~std::uint64_t{0}, 64));
   } else {
-    l.rest.bits = ctx().bv_const((name + ".rest").c_str(), kSem);
-    ex.show(name + ".rest", l.rest.bits);
+    const z3::func_decl f = ctx().function((name + ".rest").c_str(), ctx().bv_sort(32), ctx().bool_sort());
+    l.rest.has = [f](const z3::expr& x) { return f(x); };
     ex.assume(z3::ule(l.base.e, bv(kUniverse, 32)));
-    ex.assume((l.rest.bits & ~below(bv(kUniverse, 32))) == 0);
   }
   return l;
 }
@@ -94,25 +112,35 @@ z3::expr normal_form(const L& l) {
   return (l.base.e & 63) == 0 && l.window[0].e != bv(~std::uint64_t{0}, 64);
 }
 
+/// A key of the universe (the claims are for all of them).
+z3::expr fresh_key(explorer& ex) {
+  const z3::expr k = ctx().bv_const("key", 32);
+  ex.show("key", k);
+  ex.assume(z3::ult(k, bv(kUniverse, 32)));
+  return k;
+}
+
 template <unsigned Words, detail::LaneMutation M = detail::LaneMutation::None>
 void merge_forms(explorer& ex, bool a_sparse, bool b_sparse) {
   lane<Words, M> a = fresh_lane<lane<Words, M>>(ex, "a", a_sparse);
   const lane<Words, M> b = fresh_lane<lane<Words, M>>(ex, "b", b_sparse);
-  const z3::expr want = set_of(a) | set_of(b);
+  const z3::expr k = fresh_key(ex);
+  const z3::expr want = member(a, k) || member(b, k);
   a.merge(b);
-  ex.check(set_of(a) == want, "merge differs from set union");
+  ex.check(member(a, k) == want, "merge differs from set union");
   ex.check(normal_form(a), "merge leaves the lane out of normal form");
 }
 
 template <unsigned Words>
 void add_key(explorer& ex, bool sparse) {
   lane<Words> a = fresh_lane<lane<Words>>(ex, "a", sparse);
-  const W32 key = W32::fresh("key");
-  ex.show("key", key.e);
+  const W32 key = W32::fresh("added");
+  ex.show("added", key.e);
   ex.assume(z3::ult(key.e, bv(kUniverse, 32)));
-  const z3::expr want = set_of(a) | z3::shl(ctx().bv_val(1, kSem), zx(key.e, kSem));
+  const z3::expr k = fresh_key(ex);
+  const z3::expr want = member(a, k) || k == key.e;
   a.add(key);
-  ex.check(set_of(a) == want, "add differs from set insert");
+  ex.check(member(a, k) == want, "add differs from set insert");
   ex.check(normal_form(a), "add leaves the lane out of normal form");
 }
 
@@ -122,8 +150,8 @@ void contains_key(explorer& ex, bool sparse) {
   const W32 key = W32::fresh("key");
   ex.show("key", key.e);
   const bool got = a.contains(key); // forks: one path per answer and case
-  const z3::expr member = (z3::lshr(set_of(a), zx(key.e, kSem)) & ctx().bv_val(1, kSem)) == ctx().bv_val(1, kSem);
-  ex.check(got ? member : !member, "contains differs from membership");
+  const z3::expr in = member(a, key.e);
+  ex.check(got ? in : !in, "contains differs from membership");
 }
 
 const char* form(bool sparse) { return sparse ? "sparse" : "dense"; }
