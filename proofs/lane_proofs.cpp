@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace depreduce::proofs {
 namespace {
@@ -32,9 +33,14 @@ using membership = std::function<z3::expr(const z3::expr&)>; // key (32 bits) ->
 /// wrap of 2^32: base + 64 * Words <= kUniverse, every key < kUniverse.
 constexpr std::uint64_t kUniverse = (std::uint64_t{1} << 32) - 1024;
 
-z3::expr key_bit(const z3::expr& words, const z3::expr& index32) { // bit index of a 64K-bit vector
-  const unsigned n = words.get_sort().bv_size();
-  return (z3::lshr(words, zx(index32, n)) & ctx().bv_val(1, n)) == ctx().bv_val(1, n);
+/// Bit \p index32 (< 64 K) of the K words \p w: the word by an 8-way choice,
+/// then a 64-bit shift (a 64K-bit shifter would cost the solver far more).
+template <unsigned K>
+z3::expr key_bit(const W64 (&w)[K], const z3::expr& index32) {
+  const z3::expr word_index = z3::lshr(index32, bv(6, 32)), bit = zx(index32 & 63, 64);
+  z3::expr word = w[0].e;
+  for (unsigned i = 1; i < K; ++i) word = z3::ite(word_index == bv(i, 32), w[i].e, word);
+  return (z3::lshr(word, bit) & bv(1, 64)) == bv(1, 64);
 }
 
 /// The remainder of the sparse form as a set given by its membership
@@ -52,8 +58,11 @@ struct pred_rest {
   template <unsigned K>
   void add_window(const W32& from, const W64 (&w)[K], const W32& min_key) {
     membership old = has;
-    const z3::expr f = from.e, m = min_key.e, words = concat_words(w, K);
-    has = [old, f, m, words](const z3::expr& x) {
+    const z3::expr f = from.e, m = min_key.e;
+    std::vector<W64> copy(w, w + K);
+    has = [old, f, m, copy](const z3::expr& x) {
+      W64 words[K];
+      for (unsigned i = 0; i < K; ++i) words[i] = copy[i];
       return old(x) || (z3::uge(x, m) && z3::uge(x, f) && z3::ult(x - f, bv(64 * K, 32)) && key_bit(words, x - f));
     };
   }
@@ -74,7 +83,7 @@ template <class L>
 z3::expr member(const L& l, const z3::expr& x) {
   const z3::expr rest = l.sparse ? l.rest.has(x)
                                  : z3::ult(x - l.base.e, bv(L::kBits, 32)) &&
-                                       key_bit(concat_words(l.window, L::kWords), x - l.base.e);
+                                       key_bit(l.window, x - l.base.e);
   return z3::ult(x, l.base.e) || rest;
 }
 

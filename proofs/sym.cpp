@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "sym.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace depreduce::proofs {
@@ -63,7 +65,10 @@ bool explorer::feasible(const z3::expr& extra) {
   ++queries_;
   solver_.push();
   solver_.add(extra);
+  const auto t0 = std::chrono::steady_clock::now();
   const z3::check_result r = solver_.check();
+  if (std::getenv("DEPREDUCE_PROOFS_TRACE"))
+    std::fprintf(stderr, "feasible %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   solver_.pop();
   if (r == z3::unknown) throw z3::exception("solver returned unknown");
   return r == z3::sat;
@@ -85,8 +90,8 @@ bool explorer::branch(const z3::expr& c) {
   const z3::expr s = c.simplify();
   if (s.is_true()) return true;
   if (s.is_false()) return false;
-  const bool t = feasible(c), f = feasible(!c);
-  if (!t && !f) throw z3::exception("infeasible path reached");
+  // The path is feasible, so if one side is not, the other is (one query saved).
+  const bool t = feasible(c), f = !t || feasible(!c);
   trail_.push_back({c, t, t && f, false, 0});
   ++pos_;
   solver_.add(t ? c : !c);
@@ -138,7 +143,10 @@ void explorer::check(const z3::expr& claim, const std::string& what) {
   ++queries_;
   solver_.push();
   solver_.add(!claim);
+  const auto t0 = std::chrono::steady_clock::now();
   const z3::check_result r = solver_.check();
+  if (std::getenv("DEPREDUCE_PROOFS_TRACE"))
+    std::fprintf(stderr, "check %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::unknown) throw z3::exception("solver returned unknown");
   if (r == z3::sat) {
     const z3::model m = solver_.get_model();
