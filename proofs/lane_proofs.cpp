@@ -102,7 +102,7 @@ L fresh_lane(explorer& ex, const std::string& name, bool sparse) {
       l.window[i] = W64::fresh(name + ".window" + std::to_string(i));
       ex.show(name + ".window[" + std::to_string(i) + "]", l.window[i].e);
     }
-    ex.assume((l.base.e & 63) == 0 && z3::ule(zx(l.base.e, 64) + 64 * L::kWords, bv(kUniverse, 64)));
+    ex.assume((l.base.e & 63) == 0 && z3::ule(zx(l.base.e, 64) + bv(64 * L::kWords, 64), bv(kUniverse, 64)));
     ex.assume(l.window[0].e != bv(~std::uint64_t{0}, 64));
   } else {
     const z3::func_decl f = ctx().function((name + ".rest").c_str(), ctx().bv_sort(32), ctx().bool_sort());
