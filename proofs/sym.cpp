@@ -141,20 +141,21 @@ void explorer::require(const z3::expr& c, const std::string& what) {
 void explorer::check(const z3::expr& claim, const std::string& what) {
   if (failure_) return;
   ++queries_;
-  solver_.push();
-  solver_.add(!claim);
+  // A fresh, non-incremental solver for the logic: Z3 then bit-blasts with
+  // its QF_BV tactics instead of the incremental core the path uses, which is
+  // many times faster on the claims (wide words, symbolic keys).
+  z3::solver s(ctx(), "QF_UFBV");
+  z3::params p(ctx());
+  p.set("timeout", 120000u);
+  s.set(p);
+  for (const z3::expr& a : solver_.assertions()) s.add(a);
+  s.add(!claim);
   const auto t0 = std::chrono::steady_clock::now();
-  const z3::check_result r = solver_.check();
+  const z3::check_result r = s.check();
   if (std::getenv("DEPREDUCE_PROOFS_TRACE"))
     std::fprintf(stderr, "check %.3f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (r == z3::unknown) throw z3::exception("solver returned unknown");
-  if (r == z3::sat) {
-    const z3::model m = solver_.get_model();
-    solver_.pop();
-    fail(what, m);
-    return;
-  }
-  solver_.pop();
+  if (r == z3::sat) fail(what, s.get_model());
 }
 
 void explorer::fail(const std::string& what, const std::optional<z3::model>& m) {
