@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "depreduce/transitive_reduction.hpp"
 
+#include "lane.hpp"
+
 #include <roaring/roaring.h>
 
 #include <algorithm>
@@ -28,146 +30,9 @@
 namespace depreduce {
 namespace {
 
-/// One lane of a SyncState: the set of keys (engine positions, or node ids on
-/// the slot of nodes without engine) recorded for one slot in one bank.
-///
-/// Closures of dependency graphs are a dense prefix (everything long
-/// finished) plus a ragged recent tail (in-flight async positions, parallel
-/// branches). A lane starts *dense*: every key below `base` (a multiple of
-/// 64) plus a fixed 512-bit window for the keys [base, base + 512), so a
-/// union is eight word-wise ORs at a whole-word offset and nothing is
-/// allocated; whenever the window's first word fills up, base moves up by 64.
-/// When a key falls beyond the window (an old hole pins the base: a
-/// long-running async instruction, a wide graph), the lane turns *sparse*:
-/// every key below `base` plus a Roaring bitmap, walrus's representation,
-/// with the prefix kept as the implied add_range_closed run. A lane stays
-/// sparse until its closure is released.
-struct Lane {
-#ifndef DEPREDUCE_LANE_WORDS // window width in 64-bit words; a tuning knob, 8 by default
-#define DEPREDUCE_LANE_WORDS 8
-#endif
-  static constexpr std::uint32_t kWords = DEPREDUCE_LANE_WORDS;
-  static constexpr std::uint32_t kBits = 64 * kWords;
-  static constexpr std::uint64_t kFull = ~std::uint64_t{0};
-
-  std::uint32_t base = 0;            // every key < base is present; a multiple of 64 while dense
-  bool sparse = false;
-  std::uint64_t window[kWords] = {}; // dense form: bit i = key base + i; all zero when sparse
-  roaring_bitmap_t* rest = nullptr;  // sparse form: keys >= base (and maybe some below); kept for reuse
-
-  bool contains(std::uint32_t key) const {
-    if (key < base) return true;
-    if (sparse) return roaring_bitmap_contains(rest, key);
-    std::uint32_t d = key - base;
-    return d < kBits && (window[d / 64] >> (d % 64) & 1);
-  }
-  void add(std::uint32_t key) {
-    if (key < base) return;
-    if (!sparse) {
-      std::uint32_t d = key - base;
-      if (d < kBits) {
-        window[d / 64] |= std::uint64_t{1} << (d % 64);
-        if (window[0] == kFull) advance();
-        return;
-      }
-      make_sparse();
-    }
-    roaring_bitmap_add(rest, key);
-  }
-  /// Adds [0, last].
-  void add_prefix(std::uint32_t last) {
-    const std::uint32_t end = last + 1;
-    if (end <= base) return;
-    if (sparse) {
-      base = end;
-      return;
-    }
-    if (end - base >= kBits) drop_words_below(end & ~std::uint32_t{63});
-    const std::uint32_t d = end - base; // < kBits: keys base .. end-1 go in the window
-    for (std::uint32_t i = 0; i < d / 64; ++i) window[i] = kFull;
-    if (d % 64) window[d / 64] |= (std::uint64_t{1} << (d % 64)) - 1;
-    advance();
-  }
-  /// this ∪= o. The common case - both dense, o's prefix no longer than
-  /// this one's - is inline: at most kWords word ORs.
-  void merge(const Lane& o) {
-    if (!sparse && !o.sparse && o.base <= base) [[likely]] {
-      const std::uint32_t q = (base - o.base) / 64; // o's words seen from base
-      if (q < kWords) {
-        for (std::uint32_t i = 0; i + q < kWords; ++i) window[i] |= o.window[i + q];
-        if (window[0] == kFull) advance();
-      }
-      return;
-    }
-    merge_other(o);
-  }
-  void clear() {
-    base = 0;
-    if (sparse) roaring_bitmap_clear(rest);
-    else std::fill(std::begin(window), std::end(window), 0);
-    sparse = false;
-  }
-  /// minimizeSyncState: a dense lane is already minimal; a sparse one is
-  /// run-length compressed, as walrus's add_range_closed + andnot pair leaves it.
-  void minimize() {
-    if (sparse) roaring_bitmap_run_optimize(rest);
-  }
-  void release() {
-    if (rest) roaring_bitmap_free(rest);
-    rest = nullptr;
-  }
-  std::size_t bytes() const {
-    return sizeof(Lane) + (sparse ? roaring_bitmap_portable_size_in_bytes(rest) : 0);
-  }
-
-private:
-  /// merge() when a lane is sparse or o's prefix is longer.
-  [[gnu::noinline]] void merge_other(const Lane& o) {
-    if (!sparse && !o.sparse) {
-      drop_words_below(o.base); // o.base > base: every key below it is in o
-      for (std::uint32_t i = 0; i < kWords; ++i) window[i] |= o.window[i];
-      if (window[0] == kFull) advance();
-      return;
-    }
-    if (!sparse) make_sparse();
-    base = std::max(base, o.base);
-    if (o.sparse) roaring_bitmap_or_inplace(rest, o.rest);
-    else add_window_to_rest(o.base, o.window);
-  }
-  void make_sparse() {
-    if (!rest) {
-      rest = roaring_bitmap_create();
-      if (!rest) throw std::bad_alloc();
-    }
-    add_window_to_rest(base, window);
-    std::fill(std::begin(window), std::end(window), 0);
-    sparse = true;
-  }
-  /// Adds the keys {from + i : bit i of w} at or above base to rest.
-  void add_window_to_rest(std::uint32_t from, const std::uint64_t (&w)[kWords]) {
-    std::uint32_t keys[kBits];
-    std::size_t count = 0;
-    for (std::uint32_t i = 0; i < kWords; ++i)
-      for (std::uint64_t bits = w[i]; bits; bits &= bits - 1) {
-        std::uint32_t key = from + 64 * i + static_cast<std::uint32_t>(std::countr_zero(bits));
-        if (key >= base) keys[count++] = key;
-      }
-    if (count) roaring_bitmap_add_many(rest, count, keys);
-  }
-  /// Moves base up to \p new_base (a multiple of 64): the keys below it are
-  /// all present, so the window words below it are dropped.
-  void drop_words_below(std::uint32_t new_base) {
-    const std::uint32_t q = (new_base - base) / 64;
-    for (std::uint32_t i = 0; i < kWords; ++i) window[i] = i + q < kWords ? window[i + q] : 0;
-    base = new_base;
-  }
-  /// Dense form: moves base over the full words at the front of the window.
-  void advance() {
-    std::uint32_t q = 0;
-    while (q < kWords && window[q] == kFull) ++q;
-    drop_words_below(base + 64 * q);
-  }
-};
+// One lane of a SyncState (dense prefix + window, or sparse): lane.hpp, a
+// template also instantiated by proofs/ (obligation 5, docs/proofs.md).
+using detail::Lane;
 
 /// A pair of banks: A = completed-before (C), B = issued-before (S); one lane
 /// per engine, indexed by engine position, plus a last one for nodes without

@@ -84,8 +84,7 @@ struct FlagsKernel {
     seq_high = _mm512_set1_epi64(static_cast<long long>(s.seq_m1 << 32));
     // Bits that must be 0 in (seq_m1:generation) - check word: the generation
     // half, and the distance half's bits from log2(BL) up.
-    reject = _mm512_set1_epi64(static_cast<long long>(((std::uint64_t{0xffff'ffff} & ~std::uint64_t{BL - 1}) << 32) |
-                                                      0xffff'ffff));
+    reject = _mm512_set1_epi64(static_cast<long long>(kernel_check_reject(BL)));
     wait_bit = _mm512_set1_epi64(0x1'0000'0000LL); // WAIT in a candidate's meta word
     own_ring = _mm512_set1_epi64(static_cast<long long>(s.own_ring));
     even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
@@ -105,20 +104,24 @@ struct FlagsKernel {
 
     const __m512i ring = _mm512_srli_epi64(producer, 32);
     // In range iff slot <= slots - 1 and ring <= rings - 1: both 32-bit
-    // halves at most the limit's, i.e. the unsigned 32-bit minimum changes nothing.
+    // halves at most the limit's, i.e. the unsigned 32-bit minimum changes
+    // nothing (per lane: kernel_in_range(producer, kernel_limits(...)),
+    // proved equal to slot_in_range() in proofs/).
     const __mmask8 in_range = _mm512_cmpeq_epi64_mask(_mm512_min_epu32(producer, limits), producer);
     all_in_range &= in_range; // a lane past k (producer 0) is in range
     // Lanes that can count: WAIT (a lane past k loaded meta = 0) and in range.
     // The others load nothing.
     const __mmask8 wait = _mm512_mask_test_epi64_mask(in_range, meta, wait_bit);
     // Word index of the slot: ring * (slots * stride) + slot * stride (the
-    // unsigned 32-bit multiply reads the low half of each lane: the slot).
+    // unsigned 32-bit multiply reads the low half of each lane: the slot;
+    // per lane: kernel_slot_word(), proved equal to slot_index() * stride).
     const __m512i idx = _mm512_add_epi64(_mm512_mul_epu32(ring, ring_words), _mm512_mul_epu32(producer, stride));
 
     // Tracked WAIT <=> WAIT, the check word's generation is the candidate's,
     // d1 = d - 1 < BL (2^32 - 1 for d = 0), and the consumer's ring if asked.
     // Per 32-bit half of (seq_m1 << 32 | generation) - check word: the low
-    // half is 0 iff the generations match, the high half is d1 (mod 2^32).
+    // half is 0 iff the generations match, the high half is d1 (mod 2^32)
+    // (per lane: kernel_check_difference(), proved equal to check_tracked()).
     const __m512i check = gather(wait, idx, kCheck);
     const __m512i y = _mm512_sub_epi32(_mm512_mask_blend_epi32(0xaaaa, meta, seq_high), check);
     __mmask8 on = _mm512_mask_testn_epi64_mask(wait, y, reject);

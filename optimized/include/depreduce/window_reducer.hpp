@@ -53,6 +53,7 @@
 #include <string_view>
 #include <vector>
 
+#include "depreduce/detail/window_arith.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/kinds.hpp"
 
@@ -312,22 +313,9 @@ inline constexpr bool kCandidateWordLayout = std::endian::native == std::endian:
                                              sizeof(FlagSet) == 1 && sizeof(DepSource) == 1 &&
                                              sizeof(Candidate) == 16;
 
-/// A slot's check word: the low 32 bits of the submit sequence it was
-/// published at (bits 32-63) and its generation (bits 0-31). submit_flags
-/// (both kernels) validates a candidate by this word alone (check_distance_m1
-/// and the generation compare), which is exact because window_reducer *parks*
-/// the slots it could alias for (see window_reducer, "Parking"); submit() and
-/// its forms use the full sequence (never_seq_ for a slot never published)
-/// and the generation.
-inline constexpr std::uint64_t check_word(std::uint64_t seq, Generation generation) noexcept {
-  return (seq << 32) | generation;
-}
-/// (seq_m1 - check's sequence half) mod 2^32: d - 1 for a candidate of the
-/// check word's generation, with d its submit-sequence distance; d - 1 < BL
-/// iff that candidate is tracked (d = 0, aliasing the consumer, gives 2^32 - 1).
-inline constexpr std::uint32_t check_distance_m1(std::uint64_t check, std::uint64_t seq_m1) noexcept {
-  return static_cast<std::uint32_t>(seq_m1) - static_cast<std::uint32_t>(check >> 32);
-}
+// check_word(), check_distance_m1(), check_tracked(), park_visit(),
+// shift_left_words() and the kernel's lane formulas are in
+// depreduce/detail/window_arith.hpp (templates, also instantiated by proofs/).
 /// Parking (window_reducer): a slot not republished for this many submits
 /// (64-bit sequences), or never published, gets a check word at distance
 /// 2 * kParkDistance. Tests build with a small value
@@ -341,34 +329,15 @@ inline constexpr unsigned kParkBatch = 64;
 /// ... every kParkEvery submits (a power of two): 4,096 by default, so that
 /// the largest reducer (kMaxWindowSlots) visits each slot at least once per
 /// kParkDistance + kParkEvery submits, at 64 slot visits per 4,096 submits.
-inline constexpr std::uint64_t kParkEvery = std::max<std::uint64_t>(1, kParkDistance / kMaxWindowSlots * kParkBatch);
+inline constexpr std::uint64_t kParkEvery = park_every(kParkDistance, kMaxWindowSlots, kParkBatch);
 /// Longest time between two visits of a slot, in submits.
-inline constexpr std::uint64_t kParkPeriod = (kMaxWindowSlots / kParkBatch + 1) * kParkEvery;
+inline constexpr std::uint64_t kParkPeriod = park_period(kParkDistance, kMaxWindowSlots, kParkBatch);
 // A slot visited unparked is at d - 1 < kParkDistance, one parked at
 // 2 * kParkDistance; until its next visit neither check word reaches a
 // distance whose low 32 bits are below BL (<= 256) again.
 static_assert(kParkDistance >= 256 && 2 * kParkDistance + kParkPeriod < (std::uint64_t{1} << 32) - 256 &&
               (kParkEvery & (kParkEvery - 1)) == 0);
 
-/// \p out = \p src moved \p d bits towards the high end, for bitmaps of \p K
-/// 64-bit words (bit i in word i/64, bit i%64) and 0 <= d < 64*K; bits pushed
-/// past bit 64*K-1 are lost. Branch-free barrel shifter: every word is shifted
-/// by d%64 with the carry from the word below (`(w >> 1) >> (63 - d%64)`, so no
-/// 64-bit word is ever shifted by 64 or more), then log2(K) stages each move
-/// the words by 1, 2, ... positions or not, selected by a mask (no `?:` a
-/// compiler could turn into a branch). \p src and \p out must not overlap.
-/// Cost: about 4K + 3K*log2(K) ALU operations, no branch: 1 / 13 / 40 for
-/// K = 1 / 2 / 4.
-template <unsigned K>
-constexpr void shift_left_words(const std::uint64_t* src, unsigned d, std::uint64_t* out) noexcept {
-  const unsigned bs = d & 63u, ws = d >> 6;
-  out[0] = src[0] << bs;
-  for (unsigned i = 1; i < K; ++i) out[i] = (src[i] << bs) | ((src[i - 1] >> 1) >> (63u - bs));
-  for (unsigned s = 1; s < K; s <<= 1) {
-    const std::uint64_t m = std::uint64_t{0} - static_cast<std::uint64_t>((ws & s) != 0);
-    for (unsigned i = K; i-- > 0;) out[i] ^= (out[i] ^ (i >= s ? out[i - s] : 0)) & m; // m ? moved : kept
-  }
-}
 } // namespace window_detail
 
 template <unsigned BL>
@@ -511,7 +480,8 @@ public:
         vector_kernel_(options.kernel == WindowKernel::Auto && window_detail::kCandidateWordLayout &&
                        window_detail::avx512_kernel_available()) {
     // Every slot starts unpublished, hence parked.
-    const std::uint64_t parked = window_detail::check_word(next_seq_ - 1 - 2 * window_detail::kParkDistance, 0);
+    const std::uint64_t parked = window_detail::park_visit(std::uint64_t{0}, never_seq_, false, next_seq_ - 1,
+                                                           false, window_detail::kParkDistance);
     for (Slot& s : slots_) {
       s.seq = never_seq_;
       s.check = parked;
@@ -781,54 +751,18 @@ private:
     return self;
   }
 
-  /// Pass-1 accumulator of one submit: direct = the bits of the tracked WAIT
-  /// producers, via = the union of their bitmaps shifted by their distance.
-  /// add() is branch-free (plain mask arithmetic: a compiler turns
-  /// `on ? x : y` into a branch too readily, and a random candidate list
-  /// would mispredict it): a producer that does not count (or d = BL)
-  /// contributes nothing. One word: the shift is (R << 1) << (d - 1), which
-  /// is 0 for d = 64 without a test. Two words: window_detail::shift_left_words.
-  /// Four words: the producer's words are
-  /// stored above kWords + 1 zero words, and word j of R << d is read as
-  /// (w[j - d/64] << d%64) | (w[j - d/64 - 1] >> (64 - d%64)) from there - a
-  /// producer that does not count reads at d = BL, which is all zeros. That
-  /// is 2 loads and 5 ALU operations per word, against the 3 log2(BL/64) + 4
-  /// per word of the register barrel shifter (BL = 256: 97 against 109 ns
-  /// per task in cache; for BL = 128 the barrel shifter wins, 58 against 67).
-  struct Accumulator {
-    std::uint64_t direct[kWords] = {};
-    std::uint64_t via_[kWords] = {};
-    std::uint64_t pad_[kWords > 2 ? 2 * kWords + 1 : 1] = {}; // kWords + 1 zero words, then the source
-
+  /// Pass-1 accumulator of one submit: window_detail::window_accumulator
+  /// (direct bits and the union of the shifted bitmaps, branch-free) over
+  /// the slots' bitmaps.
+  struct Accumulator : window_detail::window_accumulator<BL, std::uint64_t> {
     /// Adds producer bitmap \p reach at distance \p d if \p on (0 or 1);
     /// 1 <= d <= BL when on, any d otherwise.
     void add(const Bitmap& reach, std::uint64_t d, std::uint64_t on) noexcept {
-      const unsigned bit = static_cast<unsigned>(d - 1) & (BL - 1);
-      if constexpr (kWords == 1) {
-        direct[0] |= on << bit;
-        via_[0] |= ((reach.words_[0] << 1) << bit) & (std::uint64_t{0} - on);
-      } else if constexpr (kWords == 2) { // the barrel shifter is cheaper for two words
-        const std::uint64_t keep = std::uint64_t{0} - (on & static_cast<std::uint64_t>(d < BL));
-        const std::uint64_t src[2] = {reach.words_[0] & keep, reach.words_[1] & keep};
-        std::uint64_t shifted[2];
-        window_detail::shift_left_words<2>(src, static_cast<unsigned>(d) & (BL - 1), shifted);
-        direct[bit >> 6] |= on << (bit & 63);
-        via_[0] |= shifted[0];
-        via_[1] |= shifted[1];
-      } else {
-        for (unsigned j = 0; j < kWords; ++j) pad_[kWords + 1 + j] = reach.words_[j];
-        const std::uint64_t m = std::uint64_t{0} - (on & static_cast<std::uint64_t>(d < BL));
-        const std::uint64_t shift = (d & m) | (BL & ~m); // d, or BL (nothing) if it does not count
-        const unsigned bs = static_cast<unsigned>(shift) & 63u;
-        const std::uint64_t* w = pad_ + kWords + 1 - (shift >> 6); // w[j] = word j - d/64 of reach
-        for (std::ptrdiff_t j = 0; j < static_cast<std::ptrdiff_t>(kWords); ++j)
-          via_[j] |= (w[j] << bs) | ((w[j - 1] >> 1) >> (63u - bs));
-        direct[bit >> 6] |= on << (bit & 63);
-      }
+      window_detail::window_accumulator<BL, std::uint64_t>::add(reach.words_, d, on);
     }
     /// The union of the shifted bitmaps (call after the last add()).
     void via(std::uint64_t (&out)[kWords]) const noexcept {
-      for (unsigned i = 0; i < kWords; ++i) out[i] = via_[i];
+      for (unsigned i = 0; i < kWords; ++i) out[i] = this->via_[i];
     }
   };
 
@@ -856,14 +790,12 @@ private:
   /// (64-bit sequences) at d - 1 >= kParkDistance. Cost O(kParkBatch).
   void park_round() noexcept {
     const std::uint64_t seq_m1 = (next_seq_ - 1) & mask_;
-    const std::uint64_t parked_seq = window_detail::check_word(seq_m1 - 2 * window_detail::kParkDistance, 0);
     const bool wide = mask_ == ~std::uint64_t{0};
     const std::size_t n = slots_.size();
     std::size_t at = park_cursor_;
     for (unsigned i = 0; i < window_detail::kParkBatch; ++i) {
       Slot& s = slots_[at];
-      if (!is_published(at) || (wide && seq_m1 - s.seq >= window_detail::kParkDistance))
-        s.check = parked_seq | static_cast<Generation>(s.check);
+      s.check = window_detail::park_visit(s.check, s.seq, is_published(at), seq_m1, wide, window_detail::kParkDistance);
       at = at + 1 == n ? 0 : at + 1;
     }
     park_cursor_ = at;
@@ -872,10 +804,9 @@ private:
   /// The slot index of a candidate's producer; throws InputError (the only
   /// branch of the candidate loops) if its ring or slot is outside the configuration.
   std::size_t producer_index(TaskId producer) const {
-    const std::uint32_t ring = task_ring(producer), slot = task_slot(producer);
-    if (ring >= options_.rings || slot >= options_.slots_per_ring) [[unlikely]]
+    if (!window_detail::slot_in_range(producer, options_.rings, options_.slots_per_ring)) [[unlikely]]
       window_detail::throw_range("producer", producer, options_.rings, options_.slots_per_ring);
-    return static_cast<std::size_t>(ring) * options_.slots_per_ring + slot;
+    return static_cast<std::size_t>(window_detail::slot_index(producer, options_.slots_per_ring));
   }
   template <bool SameRing>
   std::size_t submit_impl(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
@@ -886,8 +817,8 @@ private:
     const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()),
                                           options_.rings,
                                           options_.slots_per_ring,
-                                          (std::uint64_t{options_.rings - 1u} << 32) | (options_.slots_per_ring - 1u),
-                                          std::uint64_t{options_.slots_per_ring} * (kWords + 2),
+                                          window_detail::kernel_limits<std::uint64_t>(options_.rings, options_.slots_per_ring),
+                                          window_detail::kernel_ring_words<std::uint64_t>(options_.slots_per_ring, kWords + 2),
                                           next_seq_ - 1,
                                           task_ring(task)};
     // The kernel writes R[t] straight into the task's slot (after reading
@@ -1080,9 +1011,8 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
     // The check word alone (class comment, "Parking"): same generation and d - 1 < BL.
     const std::uint64_t d = std::uint64_t{window_detail::check_distance_m1(s.check, seq_m1)} + 1;
     const std::uint64_t tracked_wait =
-        static_cast<std::uint64_t>(static_cast<Generation>(s.check) == c.generation) &
-        static_cast<std::uint64_t>(d - 1 < BL) & (SameRing ? static_cast<std::uint64_t>(ring == own_ring) : 1) &
-        (c.flags.bits() & kWaitBit);
+        static_cast<std::uint64_t>(window_detail::check_tracked(s.check, seq_m1, c.generation, BL)) &
+        (SameRing ? static_cast<std::uint64_t>(ring == own_ring) : 1) & (c.flags.bits() & kWaitBit);
     acc.add(s.reach, d, tracked_wait);
     // One word: the candidate's own bit (0 if not tracked); else d (0 if not tracked).
     if constexpr (kWords == 1)
