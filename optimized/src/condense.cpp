@@ -206,7 +206,9 @@ InputReduction reduce_input(InputGraph input, const ReduceOptions& options, Redu
     }
   }
   for (const Edge& e : input.edges) {
-    if (comp[e.src] == comp[e.dst] || !is_wait(e)) continue; // parts without WAIT order nothing
+    // Parts without WAIT order nothing, but constrain program order as
+    // make_program_order() has them do (unless they close a cycle, below).
+    if (comp[e.src] == comp[e.dst]) continue;
     Edge part;
     part.src = comp[e.src];
     part.dst = comp[e.dst];
@@ -215,7 +217,16 @@ InputReduction reduce_input(InputGraph input, const ReduceOptions& options, Redu
     part.line = e.line;
     cond.edges.push_back(part);
   }
-  const Graph cg = make_program_order(std::move(cond));
+  Graph cg;
+  try {
+    cg = make_program_order(cond);
+  } catch (const InputError& e) {
+    if (!e.is_cycle()) throw;
+    // Only edges without WAIT can close a cycle of the condensation; they
+    // order nothing, so then none of them constrains program order.
+    std::erase_if(cond.edges, [](const Edge& x) { return !is_wait(x); });
+    cg = make_program_order(std::move(cond));
+  }
   const Reduction rc = reduce(cg, options, stats);
   std::vector<std::uint32_t> cg_pos(count);
   for (std::uint32_t p = 0; p < count; ++p) cg_pos[cg.nodes[p].input_index] = p;

@@ -82,18 +82,27 @@ std::vector<RemovedEdge> reduce_condensed(const InputGraph& input, const ReduceO
     }
     cond.nodes.push_back(node);
   }
-  // Every WAIT part between components, grouped per pair of input nodes.
+  // Every part between components, grouped per pair of input nodes.
   std::map<std::pair<NodeId, NodeId>, std::vector<Edge>> parts;
   for (const Edge& e : input.edges) {
     if (e.src == e.dst || leader[e.src] == leader[e.dst]) continue;
     parts[{e.src, e.dst}].push_back(e);
-    if (!part_waits(e)) continue;
-    Edge c;
+    Edge c; // every part, WAIT or not: they all constrain program order
     c.src = index_of[leader[e.src]];
     c.dst = index_of[leader[e.dst]];
     c.kinds = e.kinds;
     c.flags = e.flags;
     cond.edges.push_back(c);
+  }
+  // Parts without WAIT constrain program order unless they close a cycle of
+  // the condensation; then none of them does (they order nothing).
+  try {
+    (void)program_order(cond);
+  } catch (const InputError&) {
+    std::vector<Edge> waiting;
+    for (const Edge& e : cond.edges)
+      if (part_waits(e)) waiting.push_back(e);
+    cond.edges = waiting;
   }
   const Reduction rc = reduce(cond, options);
   const std::vector<NodeId> order = program_order(cond); // position -> condensed index

@@ -16,16 +16,25 @@ namespace {
 /// \p input without the pairs the filter does not let count: a pair (all
 /// parallel edges between two nodes) with a WAIT part counts iff all of its
 /// WAIT parts are admitted. Parts without WAIT order nothing either way.
+/// Program order is the input's, whatever counts (it is submission order):
+/// the nodes are listed in it, so the result's program order is the identity.
 InputGraph counted(const InputGraph& input, const KindFilter& filter) {
+  const std::vector<NodeId> order = program_order(input);
+  std::vector<NodeId> position(order.size());
+  for (NodeId p = 0; p < order.size(); ++p) position[order[p]] = p;
   std::map<std::pair<NodeId, NodeId>, std::vector<KindSet>> wait_parts;
   for (const Edge& e : input.edges)
     if (e.flags.has(Flag::Wait)) wait_parts[{e.src, e.dst}].push_back(e.kinds);
   InputGraph out = input;
   out.edges.clear();
+  for (NodeId p = 0; p < order.size(); ++p) out.nodes[p] = input.nodes[order[p]];
   for (const Edge& e : input.edges) {
     auto it = wait_parts.find({e.src, e.dst});
     if (it != wait_parts.end() && !admitted(it->second, filter)) continue;
-    out.edges.push_back(e);
+    Edge moved = e;
+    moved.src = position[e.src];
+    moved.dst = position[e.dst];
+    out.edges.push_back(moved);
   }
   return out;
 }

@@ -24,9 +24,12 @@
 /// edges (nor of its nodes, on graphs without engines). On an acyclic input
 /// the result is exactly reduce(make_program_order(input)).
 ///
-/// Engines need program order to be a topological order: a component of two
-/// or more nodes with a node on an engine is an error. (A RETAIN-only edge
-/// may point backwards in the condensed order: it orders nothing.)
+/// Program order is the condensation's, with the edges without WAIT between
+/// components taking part as make_program_order() has them (so an input whose
+/// only cycles are closed by RETAIN-only edges is ordered as usual) - unless
+/// they close a cycle of the condensation; then none of them constrains it.
+/// Engines need program order to be a topological order: a
+/// component of two or more nodes with a node on an engine is an error.
 //===----------------------------------------------------------------------===//
 #ifndef DEPREDUCE_CONDENSE_HPP
 #define DEPREDUCE_CONDENSE_HPP
