@@ -59,6 +59,7 @@ RC_GTEST_PROP(DependenceBuilder, OptimizedEqualsReference, ()) {
   const Graph g = *gen_program(40);
   RC_CLASSIFY(computed_kinds(g).size() >= 10, "10+ dependences");
   const auto& impls = builder_impls();
+  RC_LOG() << "implementation: " << impls[0].name << " against " << impls[1].name << "\n";
   RC_ASSERT(impls[0].computed_kinds(g, {true}) == impls[1].computed_kinds(g, {true}));
   RC_ASSERT(impls[0].computed_kinds(g, {false}) == impls[1].computed_kinds(g, {false}));
   RC_ASSERT(impls[0].build_dependences(g) == impls[1].build_dependences(g));
@@ -81,6 +82,7 @@ RC_GTEST_PROP(DependenceBuilder, BytesAndKindsAgree, ()) {
 RC_GTEST_PROP(DependenceBuilder, BuiltGraphVerifiesCleanAndIsRaceFree, ()) {
   const Graph g = *gen_program(20);
   for (const auto& impl : builder_impls()) {
+    RC_LOG() << "implementation: " << impl.name << "\n";
     const Graph built = impl.build_dependences(g);
     RC_ASSERT(impl.verify_labels(built).empty());
     RC_ASSERT(impl.find_races(built).empty());
@@ -105,7 +107,10 @@ RC_GTEST_PROP(DependenceBuilder, ReductionOfARaceFreeGraphIsRaceFree, ()) {
   const KindFilter filter = *gen_filter();
   for (auto* reducer : {&depreduce::reduce, &depreduce::reference::reduce}) {
     const Graph reduced = apply(g, reducer(g, {filter}, nullptr));
-    for (const auto& impl : builder_impls()) RC_ASSERT(impl.find_races(reduced).empty());
+    for (const auto& impl : builder_impls()) {
+      RC_LOG() << "implementation: " << impl.name << "\n";
+      RC_ASSERT(impl.find_races(reduced).empty());
+    }
   }
 }
 

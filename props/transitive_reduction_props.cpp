@@ -16,6 +16,7 @@
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/testing/generators.hpp"
 #include "depreduce/testing/implementations.hpp"
+#include "depreduce/testing/show.hpp"
 
 namespace depreduce {
 namespace {
@@ -79,10 +80,15 @@ std::vector<std::tuple<NodeId, NodeId, std::uint8_t, std::uint8_t>> decided(cons
 void check_laws(const Graph& g, const ReduceOptions& o) {
   Reduction ref = reference_reduction().reduce(g, o, nullptr);
   // Every implementation (optimized, and any registered one) equals the oracle.
+  RC_LOG() << rc::toString(o) << "\nreference: " << rc::toString(ref);
   for (const auto& impl : testing::reduction_impls()) {
     if (&impl == &reference_reduction()) continue;
-    RC_ASSERT(impl.reduce(g, o, nullptr) == ref);
+    RC_LOG() << "implementation: " << impl.name << " (against reference)\n";
+    const Reduction got = impl.reduce(g, o, nullptr);
+    RC_LOG() << impl.name << ": " << rc::toString(got);
+    RC_ASSERT(got == ref);
   }
+  RC_LOG() << "implementation: reference (laws of its result; minimality checked with optimized)\n";
   const Reduction& opt = ref;
   Graph reduced = apply(g, opt);
   // Both relations preserved for every pair.
@@ -94,6 +100,7 @@ void check_laws(const Graph& g, const ReduceOptions& o) {
   // Every removed edge has a valid witness from both twins.
   for (const RemovedEdge& r : opt.removed)
     for (const auto& impl : testing::reduction_impls()) {
+      RC_LOG() << "implementation: " << impl.name << " (witness of " << rc::toString(r) << ")\n";
       auto w = impl.find_witness(g, r.src, r.dst);
       RC_ASSERT(w.has_value());
       RC_ASSERT(is_witness(g, r.src, r.dst, *w));
@@ -106,6 +113,7 @@ RC_GTEST_PROP(TransitiveReduction, OptimizedEqualsReferenceOnDags, ()) {
 }
 
 RC_GTEST_PROP(TransitiveReduction, EdgeOrderDoesNotMatterOnDags, (std::uint64_t seed)) {
+  RC_LOG() << "implementation: optimized\n";
   Graph g = *gen_dag();
   const Graph mixed = shuffled(g, seed);
   RC_ASSERT(decided(mixed, reduce(mixed)) == decided(g, reduce(g)));
@@ -120,6 +128,7 @@ RC_GTEST_PROP(TransitiveReduction, OptimizedEqualsReferenceOnEngineGraphs, ()) {
 }
 
 RC_GTEST_PROP(TransitiveReduction, EdgeOrderDoesNotMatterOnEngineGraphs, (std::uint64_t seed)) {
+  RC_LOG() << "implementation: optimized\n";
   Graph g = *gen_engine_graph();
   const Graph mixed = shuffled(g, seed);
   RC_ASSERT(decided(mixed, reduce(mixed)) == decided(g, reduce(g)));
@@ -127,6 +136,7 @@ RC_GTEST_PROP(TransitiveReduction, EdgeOrderDoesNotMatterOnEngineGraphs, (std::u
 }
 
 RC_GTEST_PROP(TransitiveReduction, ShippedNeverDropsWhatExactKeeps, ()) {
+  RC_LOG() << "implementation: optimized\n";
   Graph g = *gen_engine_graph();
   ReduceOptions o;
   o.filter = *gen_filter();
@@ -169,6 +179,7 @@ namespace depreduce {
 namespace {
 
 RC_GTEST_PROP(HappensBefore, OptimizedEqualsReferenceForEveryPair, ()) {
+  RC_LOG() << "implementation: optimized (against reference)\n";
   Graph g = *gen_engine_graph();
   std::vector<HappensBeforeQuery> all;
   for (NodeId p = 0; p < g.nodes.size(); ++p)
