@@ -12,6 +12,7 @@ Usage:
   bench/peers.py [--build build] [--generated 1000,10000] [--timeout 600] [--markdown OUT]
   bench/peers.py --search 10000,14000,20000,... [--peers tred,networkx,boost] [--no-real]
                  [--timeout 600] [--markdown OUT]
+  bench/peers.py --only-cyclic [--cyclic 300,3000]
 Files: corpus/real/ (acyclic ones) plus random DAGs made by
 `depreduce generate dag --size N` for each N of --generated.
 Cyclic inputs (corpus/real/.../fsm.gv and, for each N of --cyclic, a generated
@@ -137,7 +138,7 @@ def with_back_edges(cli, n, tmp, back=20, seed=1):
     import random
     dag = Path(tmp) / f"dag-{n}.dot"
     subprocess.run([cli, "generate", "dag", "--size", str(n), "--seed", str(seed), "-o", str(dag)], check=True)
-    edges = sorted(edges_of(cli, dag, tmp))
+    edges = sorted(dot_edges(dag))
     rnd = random.Random(seed)
     for _ in range(back):
         a, b = rnd.choice(edges)
@@ -147,21 +148,32 @@ def with_back_edges(cli, n, tmp, back=20, seed=1):
     return out
 
 
+def dot_edges(path):
+    """The `a -> b` statements of a simple DOT file (ids bare or quoted, one
+    edge per statement, as tred, depreduce and fsm.gv write them); `convert`
+    rejects cyclic input, so the cyclic table reads edges itself."""
+    import re
+    ident = r'("(?:[^"\\]|\\.)*"|[A-Za-z0-9_.]+)'
+    out = set()
+    for a, b in re.findall(ident + r"\s*->\s*" + ident, Path(path).read_text()):
+        out.add((a.strip('"'), b.strip('"')))
+    return out
+
+
 def compare_cyclic(cli, path, label, timeout):
     """`reduce --cycles condense` against `tred` on a cyclic DOT file: time,
     edges kept, whether both keep the input's reachability, same edge set."""
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        dot = tmp / "in.dot"
-        subprocess.run([cli, "convert", str(path), "-o", str(dot)], check=True, stderr=subprocess.DEVNULL)
-        given = edges_of(cli, dot, tmp)
+        dot = Path(path)
+        given = dot_edges(dot)
         row = {"file": label, "edges": len(given)}
         ours_out, tred_out = tmp / "ours.dot", tmp / "tred.dot"
         row["depreduce"], ok = run([cli, "reduce", str(dot), "--cycles", "condense", "-o", str(ours_out)], timeout)
-        ours = edges_of(cli, ours_out, tmp) if ok else None
+        ours = dot_edges(ours_out) if ok else None
         with open(tred_out, "w") as f:
             row["tred"], ok2 = run(["tred", str(dot)], timeout, stdout=f)
-        theirs = edges_of(cli, tred_out, tmp) if ok2 else None
+        theirs = dot_edges(tred_out) if ok2 else None
         loops = {e for e in given if e[0] == e[1]}
         want = reachability(given - loops)
         row["kept"] = len(ours) if ours is not None else None
@@ -193,19 +205,21 @@ def main():
     ap.add_argument("--search", help="increasing DAG sizes; a peer stops after its first timeout")
     ap.add_argument("--no-real", action="store_true", help="skip corpus/real/")
     ap.add_argument("--peers", default=",".join(PEERS), help="peers to run (default: all)")
+    ap.add_argument("--no-cyclic", action="store_true", help="skip the cyclic table")
+    ap.add_argument("--only-cyclic", action="store_true", help="only the cyclic table")
     ap.add_argument("--cyclic", default="300,3000",
                     help="sizes of generated DAGs with 20 back edges for the cyclic table (tred vs --cycles condense)")
     args = ap.parse_args()
     cli = str(Path(args.build) / "cli" / "depreduce")
     boost = str(Path(args.build) / "bench" / "boost_tred")
     rows = []
-    for path in [] if args.no_real else sorted((ROOT / "corpus" / "real").rglob("*")):
+    for path in [] if args.no_real or args.only_cyclic else sorted((ROOT / "corpus" / "real").rglob("*")):
         if not path.is_file() or path.name == "SOURCES.md" or path.name == "fsm.gv":
             continue
         rows.append(compare(cli, boost, path, str(path.relative_to(ROOT / "corpus" / "real")), args.timeout))
         print(rows[-1], file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        for n in filter(None, args.generated.split(",")):
+        for n in filter(None, "" if args.only_cyclic else args.generated.split(",")):
             dag = Path(tmp) / f"dag-{n}.dot"
             subprocess.run([cli, "generate", "dag", "--size", n, "--seed", "1", "-o", str(dag)], check=True)
             rows.append(compare(cli, boost, dag, f"generated dag {n} nodes", args.timeout))
@@ -242,12 +256,12 @@ def main():
                          f"{finished[p] or 'none'} nodes")
     # Cyclic inputs: tred handles them; so does reduce --cycles condense.
     cyclic_rows = []
-    if not args.no_real:
+    if not args.no_cyclic:
         for path in sorted((ROOT / "corpus" / "real").rglob("fsm.gv")):
             cyclic_rows.append(compare_cyclic(cli, path, str(path.relative_to(ROOT / "corpus" / "real")), args.timeout))
             print(cyclic_rows[-1], file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        for n in filter(None, args.cyclic.split(",")):
+        for n in filter(None, "" if args.no_cyclic else args.cyclic.split(",")):
             path = with_back_edges(cli, int(n), tmp)
             cyclic_rows.append(compare_cyclic(cli, path, f"generated dag {n} nodes + 20 back edges", args.timeout))
             print(cyclic_rows[-1], file=sys.stderr)

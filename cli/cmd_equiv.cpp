@@ -5,6 +5,7 @@
 /// (implicit engine order included)? Exit 0 yes, 1 no (the differing pairs,
 /// each with a path in the graph that has it), 2 bad input.
 //===----------------------------------------------------------------------===//
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ void add_equiv_command(CLI::App& app) {
     std::string kinds = "all";
     std::string impl = "optimized";
     std::size_t show = 10;
+    bool stats = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("A", args->a, "First graph (- = stdin)")->required();
@@ -58,6 +60,7 @@ void add_equiv_command(CLI::App& app) {
   cmd->add_option("--impl", args->impl, "Implementation (reference: all pairs, every differing pair)")
       ->check(CLI::IsMember({"optimized", "reference"}));
   cmd->add_option("--show", args->show, "Differences to print in full (the rest are counted)");
+  cmd->add_flag("--stats", args->stats, "Print the sizes and the comparison's time (reading excluded) on stderr");
   cmd->footer("Exit: 0 same relations, 1 they differ (pairs printed), 2 bad input (also: the node names differ).");
   cmd->callback([args] {
     EquivalenceOptions o;
@@ -73,7 +76,12 @@ void add_equiv_command(CLI::App& app) {
     const Graph a = make_program_order(formats::read_graph(args->a, format), &warnings);
     const Graph b = make_program_order(formats::read_graph(args->b, format), &warnings);
     for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    const auto t0 = std::chrono::steady_clock::now();
     const Equivalence eq = args->impl == "reference" ? reference::equivalent(a, b, o) : equivalent(a, b, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (args->stats)
+      fmt::print(stderr, "nodes: {}\nedges A: {}\nedges B: {}\ndifferences: {}\ntime: {:.6f} s\n", a.nodes.size(),
+                 a.edges.size(), b.edges.size(), eq.differences.size(), seconds);
     if (eq.equivalent) {
       fmt::print("{} and {} have the same completed-before and issued-before relations ({} nodes)\n", a.file,
                  b.file, a.nodes.size());
