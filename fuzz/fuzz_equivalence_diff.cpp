@@ -5,8 +5,8 @@
 /// same nodes (testing::mutated) -> equivalent() of both twins -> compare:
 /// the same verdict, and every optimized difference is one the all-pairs
 /// reference finds, with a path in the graph that has it. Then the same for
-/// reduce --cycles condense on the graph with a back edge added among nodes
-/// without engine. Abort with both results printed on any difference.
+/// reduce --cycles condense on the graph with up to three two-way edges added
+/// among nodes without engine (cycles). Abort with both results printed on any difference.
 /// Caps: input_graph_from_bytes reads at most 4096 bytes and makes at most 48
 /// nodes (the reference is O(n (n + m)) per graph).
 //===----------------------------------------------------------------------===//
@@ -63,16 +63,21 @@ void check_equivalence(const InputGraph& a_in, const InputGraph& b_in, const Equ
   }
 }
 
-void check_condense(InputGraph in, std::uint8_t choice, const KindFilter& filter) {
-  // A back edge between two nodes without engine (if there are two).
+void check_condense(InputGraph in, const std::uint8_t* data, std::size_t size, const KindFilter& filter) {
+  // Up to three edges between nodes without engine (both ways: cycles), ends
+  // taken from the last bytes of the input.
   std::vector<NodeId> free;
   for (NodeId v = 0; v < in.nodes.size(); ++v)
     if (in.nodes[v].engine == kNoEngine) free.push_back(v);
-  if (free.size() >= 2) {
+  for (std::size_t k = 0; free.size() >= 2 && k < 3 && 2 * k + 2 <= size; ++k) {
     Edge e;
-    e.src = free[choice % free.size()];
-    e.dst = free[(choice / 7) % free.size()];
-    if (e.src != e.dst) in.edges.push_back(e);
+    e.src = free[data[size - 1 - 2 * k] % free.size()];
+    e.dst = free[data[size - 2 - 2 * k] % free.size()];
+    if (e.src == e.dst) continue;
+    if (data[size - 1 - 2 * k] & 0x80) e.kinds = Kind::Ordered;
+    in.edges.push_back(e);
+    std::swap(e.src, e.dst);
+    in.edges.push_back(e);
   }
   ReduceOptions o;
   o.filter = filter;
@@ -112,6 +117,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const KindFilter& filter = filters[(choice >> 3) % 3];
   const auto m = static_cast<testing::Mutation>(choice % testing::kMutations);
   check_equivalence(a, testing::mutated(a, m, choice), EquivalenceOptions{filter});
-  check_condense(a, choice, filter);
+  check_condense(a, data, size, filter);
   return 0;
 }

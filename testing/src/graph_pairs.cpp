@@ -19,6 +19,7 @@ std::string to_string(Mutation m) {
   case Mutation::EdgeAdded: return "edge-added";
   case Mutation::AsyncToggled: return "async-toggled";
   case Mutation::NodesShuffled: return "nodes-shuffled";
+  case Mutation::BarrierToggled: return "barrier-toggled";
   }
   return "?";
 }
@@ -84,6 +85,32 @@ InputGraph mutated(const InputGraph& a, Mutation m, std::uint64_t seed) {
     if (on_engine.empty()) break;
     Node& v = b.nodes[on_engine[pick(on_engine.size())]];
     v.async_window = v.async_window == 0 ? 1 : 0;
+    break;
+  }
+  case Mutation::BarrierToggled: {
+    // A barrier matters where an asynchronous instruction is still in flight:
+    // prefer a node with one in flight two or more positions back on its
+    // engine, then one right after an async node, then any; flip its flag.
+    const Graph g = make_program_order(a);
+    std::vector<NodeId> any, near, far; // input indices
+    std::vector<std::vector<NodeId>> on(g.num_engines);
+    for (NodeId v = 0; v < g.nodes.size(); ++v) {
+      const Node& node = g.nodes[v];
+      if (node.engine == kNoEngine) continue;
+      auto& prior = on[node.engine];
+      const std::size_t i = prior.size();
+      if (i > 0) any.push_back(node.input_index);
+      for (std::size_t j = 0; j < i; ++j) {
+        const std::uint32_t w = g.nodes[prior[j]].async_window;
+        if (w == 0 || (w != kAsyncInfinite && j + w <= i)) continue; // completed before node
+        (i - j >= 2 ? far : near).push_back(node.input_index);
+      }
+      prior.push_back(v);
+    }
+    const std::vector<NodeId>& from = !far.empty() ? far : !near.empty() ? near : any;
+    if (from.empty()) break;
+    Node& target = b.nodes[from[pick(from.size())]];
+    target.barrier = !target.barrier;
     break;
   }
   case Mutation::NodesShuffled: {

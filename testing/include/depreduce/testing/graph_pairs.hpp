@@ -25,8 +25,9 @@ enum class Mutation : std::uint8_t {
   EdgeAdded,     ///< A WAIT edge between two nodes, forward in program order.
   AsyncToggled,  ///< One engine node's async window 0 <-> 1.
   NodesShuffled, ///< Nodes listed in another order (program order may change).
+  BarrierToggled, ///< One engine node's barrier flag flipped (preferably one after an async node).
 };
-inline constexpr std::uint32_t kMutations = 7;
+inline constexpr std::uint32_t kMutations = 8;
 
 /// The name of \p m ("edge-removed", ...), for RC_TAG and messages.
 std::string to_string(Mutation m);
