@@ -20,16 +20,29 @@ function(depreduce_add_test name)
 endfunction()
 
 # depreduce_add_fuzzer(<name> SOURCES ... [LIBS ...])
-# Builds fuzz target <name>. With DEPREDUCE_LIBFUZZER it links libFuzzer;
-# otherwise it links fuzz/replay_main.cpp so any compiler can replay corpus/<name>/
-# (and corpus/regressions/<name>/ if present). Either way CTest replays them as <name>_replay.
+# Builds fuzz target <name>. With DEPREDUCE_FUZZ_ENGINE (OSS-Fuzz's
+# $LIB_FUZZING_ENGINE, fuzz/oss-fuzz-build.sh) it links that engine; with
+# DEPREDUCE_LIBFUZZER, libFuzzer; otherwise fuzz/replay_main.cpp, so any
+# compiler can replay corpus/<name>/ (and corpus/regressions/<name>/ if
+# present). Either way CTest replays them as <name>_replay. Targets that link
+# depreduce_testing (the differential ones) also get
+# DEPREDUCE_EXTRA_FUZZ_SOURCES and DEPREDUCE_EXTRA_FUZZ_LIBS: a team's adapter
+# registering its implementation (docs/testing.md).
 function(depreduce_add_fuzzer name)
   cmake_parse_arguments(F "" "" "SOURCES;LIBS" ${ARGN})
-  if(DEPREDUCE_LIBFUZZER)
+  if(DEPREDUCE_FUZZ_ENGINE)
+    add_executable(${name} ${F_SOURCES})
+    separate_arguments(engine UNIX_COMMAND "${DEPREDUCE_FUZZ_ENGINE}")
+    target_link_libraries(${name} PRIVATE ${engine})
+  elseif(DEPREDUCE_LIBFUZZER)
     add_executable(${name} ${F_SOURCES})
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   else()
     add_executable(${name} ${F_SOURCES} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+  endif()
+  if(depreduce_testing IN_LIST F_LIBS)
+    target_sources(${name} PRIVATE ${DEPREDUCE_EXTRA_FUZZ_SOURCES})
+    target_link_libraries(${name} PRIVATE ${DEPREDUCE_EXTRA_FUZZ_LIBS})
   endif()
   target_link_libraries(${name} PRIVATE ${F_LIBS} depreduce_warnings)
   target_compile_features(${name} PRIVATE cxx_std_20)
@@ -38,7 +51,7 @@ function(depreduce_add_fuzzer name)
   if(EXISTS ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
     list(APPEND dirs ${PROJECT_SOURCE_DIR}/corpus/regressions/${name})
   endif()
-  if(DEPREDUCE_LIBFUZZER)
+  if(DEPREDUCE_LIBFUZZER OR DEPREDUCE_FUZZ_ENGINE)
     # -runs=0: execute every corpus input once, then stop (no fuzzing).
     add_test(NAME ${name}_replay COMMAND ${name} -runs=0 ${dirs})
   else()

@@ -1,12 +1,15 @@
 //===- fuzz/fuzz_build_diff.cpp - Builder, optimized vs reference ---------===//
 ///
-/// bytes -> access program (testing::access_program_from_bytes) -> both
-/// twins' computed kinds (with and without bytes) and built graphs ->
-/// compare; abort with the program and both results printed on any
-/// difference, or if a built graph does not verify clean and race-free.
+/// bytes -> access program (testing::access_program_from_bytes) -> every
+/// registered builder's (testing::builder_impls) computed kinds (with and
+/// without bytes) and built graph -> compare with the reference; abort with
+/// the program and both results printed on any difference, or if the built
+/// graph does not verify clean and race-free under every registered verifier
+/// and race check.
 //===----------------------------------------------------------------------===//
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "depreduce/testing/access_programs.hpp"
 
@@ -30,18 +33,30 @@ void print(const char* who, const Graph& g, const std::vector<Dependence>& deps)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Graph g = testing::access_program_from_bytes(data, size);
-  const auto& impls = testing::builder_impls();
-  for (bool bytes : {true, false}) {
-    const auto a = impls[0].computed_kinds(g, {bytes}), b = impls[1].computed_kinds(g, {bytes});
-    if (a != b) {
-      print(impls[0].name.c_str(), g, a);
-      print(impls[1].name.c_str(), g, b);
-      fail("computed kinds differ", g);
-    }
+  const testing::BuilderImpl& ref = testing::reference_builder();
+  const Graph expected = ref.build_dependences(g);
+  // Every registered builder (optimized first, then any third party's) against the reference.
+  for (const testing::BuilderImpl& impl : testing::builder_impls()) {
+    if (&impl == &ref) continue;
+    if (impl.computed_kinds)
+      for (bool bytes : {true, false}) {
+        const auto a = impl.computed_kinds(g, {bytes}), b = ref.computed_kinds(g, {bytes});
+        if (a != b) {
+          print(impl.name.c_str(), g, a);
+          print(ref.name.c_str(), g, b);
+          fail("computed kinds differ", g);
+        }
+      }
+    if (!impl.build_dependences) continue;
+    const Graph built = impl.build_dependences(g);
+    if (built != expected) fail((impl.name + ": built graphs differ").c_str(), g);
   }
-  const Graph built = impls[0].build_dependences(g);
-  if (built != impls[1].build_dependences(g)) fail("built graphs differ", g);
-  if (!impls[0].verify_labels(built).empty()) fail("a built graph does not verify clean", g);
-  if (!impls[0].find_races(built).empty()) fail("a built graph races", g);
+  if (!ref.verify_labels(expected).empty()) fail("a built graph does not verify clean", g);
+  if (!ref.find_races(expected).empty()) fail("a built graph races", g);
+  for (const testing::BuilderImpl& impl : testing::builder_impls()) {
+    if (impl.verify_labels && !impl.verify_labels(expected).empty())
+      fail((impl.name + ": a built graph does not verify clean").c_str(), g);
+    if (impl.find_races && !impl.find_races(expected).empty()) fail((impl.name + ": a built graph races").c_str(), g);
+  }
   return 0;
 }

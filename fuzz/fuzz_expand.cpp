@@ -1,8 +1,9 @@
 //===- fuzz/fuzz_expand.cpp - Scheduling-unit expansion, twins -------------===//
 ///
 /// bytes -> graph with nested clusters (testing::unit_graph_from_bytes) ->
-/// both twins' expand_scheduling_units -> compare results and warnings, or
-/// that both reject the input with the same InputError. Also checks that the
+/// every registered expand_scheduling_units (testing::builder_impls) ->
+/// compare results and warnings with the reference's, or that both reject the
+/// input with the same InputError. Also checks that the
 /// expansion kept every edge (by node identity), left no cluster and gave
 /// unique names. Aborts with the graph printed on any difference.
 //===----------------------------------------------------------------------===//
@@ -56,24 +57,31 @@ bool has_cluster(const std::vector<Subgraph>& list) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Graph g = testing::unit_graph_from_bytes(data, size);
   for (NodeId v = 0; v < g.nodes.size(); ++v) set_attr(g.nodes[v].attrs, "fuzz_id", std::to_string(v));
-  const auto& impls = testing::builder_impls();
-  const Outcome a = run(impls[0], g), b = run(impls[1], g);
-  if (a.graph.has_value() != b.graph.has_value() || a.error != b.error) fail("one twin rejected the input", g, a, b);
-  if (!a.graph) return 0;
-  if (*a.graph != *b.graph || a.warnings != b.warnings) fail("expansions differ", g, a, b);
+  // Every registered expansion (optimized first, then any third party's)
+  // against the reference.
+  const Outcome ref = run(testing::reference_builder(), g);
+  for (const testing::BuilderImpl& impl : testing::builder_impls()) {
+    if (&impl == &testing::reference_builder() || !impl.expand_scheduling_units) continue;
+    const Outcome a = run(impl, g);
+    if (a.graph.has_value() != ref.graph.has_value() || a.error != ref.error)
+      fail((impl.name + ": only one rejected the input").c_str(), g, a, ref);
+    if (a.graph && (*a.graph != *ref.graph || a.warnings != ref.warnings))
+      fail((impl.name + ": expansions differ").c_str(), g, a, ref);
+  }
+  if (!ref.graph) return 0;
 
-  const Graph& out = *a.graph;
+  const Graph& out = *ref.graph;
   std::vector<NodeId> origin;
   std::set<std::string> names;
   for (const Node& v : out.nodes) {
     origin.push_back(static_cast<NodeId>(std::stoul(*find_attr(v.attrs, "fuzz_id"))));
     names.insert(v.name);
   }
-  if (names.size() != out.nodes.size()) fail("names not unique", g, a, b);
-  if (has_cluster(out.subgraphs)) fail("a cluster survived", g, a, b);
+  if (names.size() != out.nodes.size()) fail("names not unique", g, ref, ref);
+  if (has_cluster(out.subgraphs)) fail("a cluster survived", g, ref, ref);
   std::multiset<std::pair<NodeId, NodeId>> before, after;
   for (const Edge& e : g.edges) before.emplace(e.src, e.dst);
   for (const Edge& e : out.edges) after.emplace(origin[e.src], origin[e.dst]);
-  if (before != after) fail("edges changed", g, a, b);
+  if (before != after) fail("edges changed", g, ref, ref);
   return 0;
 }

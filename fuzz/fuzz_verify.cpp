@@ -1,7 +1,8 @@
 //===- fuzz/fuzz_verify.cpp - Label verification and race check, twins ----===//
 ///
 /// bytes -> access program with random edges (testing::access_program_from_bytes)
-/// -> both twins' label verification and race check -> compare; then the
+/// -> every registered label verification and race check
+/// (testing::builder_impls) -> compare with the reference; then the
 /// same on the program's built graph with the random edges applied as
 /// mutations (relabel an existing edge, or add one; an edge with no kinds
 /// deletes), which gives mostly consistent graphs with a few findings. Also
@@ -20,20 +21,34 @@ namespace {
 
 using namespace depreduce;
 
-void compare(const Graph& g) {
-  const auto& impls = testing::builder_impls();
-  const auto la = impls[0].verify_labels(g), lb = impls[1].verify_labels(g);
-  const auto ra = impls[0].find_races(g), rb = impls[1].find_races(g);
-  const bool verdict = reference::race_free_by_all_conflicts(g);
-  if (la == lb && ra == rb && ra.empty() == verdict) return;
+[[noreturn]] void report(const Graph& g, bool verdict, const testing::BuilderImpl& a,
+                         const std::vector<LabelMismatch>& la, const std::vector<Race>& ra,
+                         const testing::BuilderImpl& b, const std::vector<LabelMismatch>& lb,
+                         const std::vector<Race>& rb) {
   std::fprintf(stderr, "MISMATCH (all-conflicts verdict: %s)\n%s", verdict ? "race-free" : "racy",
                testing::describe(g).c_str());
-  for (std::size_t i = 0; i < 2; ++i) {
-    std::fprintf(stderr, "%s:\n", impls[i].name.c_str());
+  for (int i = 0; i < 2; ++i) {
+    std::fprintf(stderr, "%s:\n", (i ? b : a).name.c_str());
     for (const LabelMismatch& m : i ? lb : la) std::fprintf(stderr, "  %s\n", format_label_mismatch(g, m).c_str());
     for (const Race& r : i ? rb : ra) std::fprintf(stderr, "  %s\n", format_race(g, r).c_str());
   }
   std::abort();
+}
+
+void compare(const Graph& g) {
+  // Every registered verifier and race check (optimized first, then any third
+  // party's) against the reference.
+  const testing::BuilderImpl& ref = testing::reference_builder();
+  const auto lr = ref.verify_labels(g);
+  const auto rr = ref.find_races(g);
+  const bool verdict = reference::race_free_by_all_conflicts(g);
+  if (rr.empty() != verdict) report(g, verdict, ref, lr, rr, ref, lr, rr);
+  for (const testing::BuilderImpl& impl : testing::builder_impls()) {
+    if (&impl == &ref) continue;
+    const auto l = impl.verify_labels ? impl.verify_labels(g) : lr;
+    const auto r = impl.find_races ? impl.find_races(g) : rr;
+    if (l != lr || r != rr) report(g, verdict, impl, l, r, ref, lr, rr);
+  }
 }
 
 } // namespace

@@ -3,7 +3,7 @@
 
 The byte layout is the one testing::stream_from_bytes() decodes
 (testing/src/window.cpp):
-  header: rings = 1 + b0 % 4; slots = [3, 16, 64, 300, 16384][b1 % 5];
+  header: rings = 1 + b0 % 4; slots = [3, 16, 64, 300, 1024][b1 % 5];
           b2 bit 0 -> 32-bit sequence, bit 1 -> start (b2 >> 2) % 16 below the wrap
   task:   head; head & 0x80 -> move to ring (head >> 4) % rings; head == 0xff ->
           republish the previous (slot, generation) (an error); candidates = head % 9

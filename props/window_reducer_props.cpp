@@ -5,10 +5,11 @@
 /// random rings, slot reuse with generations, stale generations, distances
 /// around 64/128/256, WAIT/RETAIN flags, duplicates, random candidate order),
 /// for BL = 64, 128, 256 and both modes:
-///  - the optimized reducer equals the Boost.Graph oracle;
-///  - it never reduces an edge the exact reduction (SPEC §4) of the stream's
+///  - the optimized reducer, and every reducer registered with
+///    testing::register_window_impl, equals the Boost.Graph oracle;
+///  - none reduces an edge the exact reduction (SPEC §4) of the stream's
 ///    complete WAIT graph keeps;
-///  - the order of candidates never matters;
+///  - the order of candidates never matters to any of them;
 ///  - BL = 256 removes a superset of BL = 128, which removes a superset of BL = 64.
 /// A case is a seed plus small generator knobs; RapidCheck shrinks the knobs
 /// (fewer tasks, fewer candidates) and prints them with the failing stream.
@@ -69,6 +70,14 @@ RC_GTEST_PROP(WindowReducerProps, OptimizedMatchesReferenceForEveryWindowAndMode
     for (unsigned bl : kWindowSizes) {
       const WindowRun online = optimized_window().run(bl, c.stream, c.options);
       const WindowRun oracle = reference_window().run(bl, c.stream, c.options);
+      // Third-party reducers (testing::register_window_impl) too.
+      for (const WindowImpl& impl : window_impls()) {
+        if (&impl == &reference_window() || &impl == &optimized_window() || !impl.supports(bl)) continue;
+        const WindowRun other = impl.run(bl, c.stream, c.options);
+        if (!(other == oracle))
+          RC_FAIL(impl.name + " BL=" + std::to_string(bl) + " mode=" + to_string(mode) + "\n" +
+                  first_difference(other, oracle) + "\n" + describe(c.stream, c.options));
+      }
       if (mode == WindowMode::Global && bl == 256) {
         std::uint64_t far = 0;
         for (const auto& list : online.edges)
@@ -95,12 +104,15 @@ RC_GTEST_PROP(WindowReducerProps, NeverReducesWhatTheExactReductionKeeps, ()) {
     redundant.emplace(std::stoul(full.nodes[r.dst].name), std::stoul(full.nodes[r.src].name));
   for (WindowMode mode : kModes) {
     c.options.mode = mode;
-    for (unsigned bl : kWindowSizes) {
-      for (const auto& [task, producer] : removed_pairs(optimized_window().run(bl, c.stream, c.options)))
-        if (!redundant.count({task, producer}))
-          RC_FAIL("BL=" + std::to_string(bl) + " mode=" + to_string(mode) + " removed " + std::to_string(producer) +
-                  " -> " + std::to_string(task) + " which the exact reduction keeps\n" + describe(c.stream, c.options));
-    }
+    for (unsigned bl : kWindowSizes)
+      for (const WindowImpl& impl : window_impls()) {
+        if (&impl == &reference_window() || !impl.supports(bl)) continue;
+        for (const auto& [task, producer] : removed_pairs(impl.run(bl, c.stream, c.options)))
+          if (!redundant.count({task, producer}))
+            RC_FAIL(impl.name + " BL=" + std::to_string(bl) + " mode=" + to_string(mode) + " removed " +
+                    std::to_string(producer) + " -> " + std::to_string(task) + " which the exact reduction keeps\n" +
+                    describe(c.stream, c.options));
+      }
   }
 }
 
@@ -110,13 +122,15 @@ RC_GTEST_PROP(WindowReducerProps, CandidateOrderNeverMatters, ()) {
   const TaskStream shuffled = shuffled_candidates(c.stream, *rc::gen::arbitrary<std::uint64_t>());
   for (WindowMode mode : kModes) {
     c.options.mode = mode;
-    for (unsigned bl : kWindowSizes) {
-      const WindowRun a = optimized_window().run(bl, c.stream, c.options);
-      const WindowRun b = optimized_window().run(bl, shuffled, c.options);
-      if (!(a == b))
-        RC_FAIL("BL=" + std::to_string(bl) + " mode=" + to_string(mode) + "\n" + first_difference(a, b) + "\n" +
-                describe(c.stream, c.options));
-    }
+    for (unsigned bl : kWindowSizes)
+      for (const WindowImpl& impl : window_impls()) {
+        if (&impl == &reference_window() || !impl.supports(bl)) continue;
+        const WindowRun a = impl.run(bl, c.stream, c.options);
+        const WindowRun b = impl.run(bl, shuffled, c.options);
+        if (!(a == b))
+          RC_FAIL(impl.name + " BL=" + std::to_string(bl) + " mode=" + to_string(mode) + "\n" +
+                  first_difference(a, b) + "\n" + describe(c.stream, c.options));
+      }
   }
 }
 

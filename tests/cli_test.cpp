@@ -210,3 +210,31 @@ TEST_F(Cli, GenerateRejectsASeedThatIsNotAnUnsigned64BitInteger) {
 }
 
 } // namespace
+
+namespace {
+
+// Issue 14: the written output has the input's ordering, parallel parts and
+// all, and `reduce` then `reduce` again gives the same file.
+TEST_F(Cli, ReduceKeepsWhatParallelPartsDemandAndIsAFixpoint) {
+  const std::string in = write("parts.dot", R"(digraph {
+  a [engine=0]; x [engine=1]; c [engine=1]; p [engine=0, async=2]; q [engine=0];
+  a -> x [kind=ordered]; a -> x [kind=flow, flags=retain]; x -> c; a -> c;
+  p -> q; p -> q [kind=ordered];
+})");
+  const std::string once = (dir_ / "once.dot").string(), twice = (dir_ / "twice.dot").string();
+  CliRun r = run("reduce " + in + " -o " + once + " --stats");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string dot = slurp(once);
+  // a -> c and p -> q are needed; a -> x is written as its two parts.
+  EXPECT_NE(dot.find("\"a\" -> \"c\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"a\" -> \"x\" [\"kind\"=\"ordered\"]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"a\" -> \"x\" [\"kind\"=\"flow\", \"flags\"=\"retain\"]"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"p\" -> \"q\";"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\"p\" -> \"q\" [\"kind\"=\"ordered\"]"), std::string::npos) << dot;
+  CliRun again = run("reduce " + once + " -o " + twice + " --stats");
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("removed: 0"), std::string::npos) << again.out;
+  EXPECT_EQ(slurp(twice), dot);
+}
+
+} // namespace

@@ -413,9 +413,11 @@ private:
     // Lengths: an alias class whose creations all have the same literal length.
     std::map<int, std::vector<std::optional<std::int64_t>>> by_class;
     for (const auto& [node, len] : creations_) by_class[classes_.find(node)].push_back(len);
-    for (const auto& [root, lens] : by_class)
-      if (std::all_of(lens.begin(), lens.end(), [&](const auto& l) { return l && *l == *lens[0]; }))
-        class_length_[root] = *lens[0];
+    for (const auto& [root, lens] : by_class) {
+      const auto& first = lens[0]; // clang 14 cannot capture a structured binding
+      if (std::all_of(lens.begin(), lens.end(), [&](const auto& l) { return l && *l == *first; }))
+        class_length_[root] = *first;
+    }
     // Distinct iteration arguments, outer loops first (an inner loop's inits
     // are judged with its enclosing loops' invariants).
     for (LoopInfo& l : loops_) prove_distinct_args(l);

@@ -278,8 +278,9 @@ std::string describe(const Graph& g) {
   return os.str();
 }
 
-const std::vector<BuilderImpl>& builder_impls() {
-  static const std::vector<BuilderImpl> impls = {
+namespace {
+std::vector<BuilderImpl>& builder_registry() {
+  static std::vector<BuilderImpl> impls = {
       {"optimized", &depreduce::computed_kinds, &depreduce::build_dependences, &depreduce::verify_labels,
        &depreduce::find_races, &depreduce::expand_scheduling_units},
       {"reference", &depreduce::reference::computed_kinds, &depreduce::reference::build_dependences,
@@ -287,6 +288,16 @@ const std::vector<BuilderImpl>& builder_impls() {
        &depreduce::reference::expand_scheduling_units},
   };
   return impls;
+}
+} // namespace
+
+const std::vector<BuilderImpl>& builder_impls() { return builder_registry(); }
+const BuilderImpl& optimized_builder() { return builder_impls()[0]; }
+const BuilderImpl& reference_builder() { return builder_impls()[1]; }
+
+bool register_builder_impl(BuilderImpl impl) {
+  builder_registry().push_back(std::move(impl));
+  return true;
 }
 
 void PrintTo(const BuilderImpl& impl, std::ostream* os) { *os << impl.name; }

@@ -14,7 +14,7 @@
 
 namespace depreduce::reference {
 
-/// Same contract as depreduce::verify_labels(make_program_order(input)), on
+/// Same contract as depreduce::verify_labels() on the merged Graph, on
 /// the input as read: a pair's labels are the union of its parts' kinds.
 /// Node ids are program-order positions. Cost: one reference::computed_kinds()
 /// plus a linear lookup per pair. \throws InputError as reference::program_order().

@@ -15,7 +15,7 @@
 
 namespace depreduce::reference {
 
-/// Same contract as depreduce::find_races(make_program_order(input)), on the
+/// Same contract as depreduce::find_races() on the merged Graph, on the
 /// input as read: the accesses' computed pairs (in the oracle's program order)
 /// against reference::happens_before(input). Node ids are program-order
 /// positions. Cost: reference::computed_kinds() plus O(n * (n + m)).

@@ -19,7 +19,7 @@
 /// question as plain reachability on it.
 ///
 /// Node ids in results are positions in the oracle's own program order
-/// (program_order() below), which equals make_program_order()'s when both are
+/// (program_order() below), which equals the production program order when both are
 /// right: results of the twins then compare with ==.
 //===----------------------------------------------------------------------===//
 #ifndef DEPREDUCE_REFERENCE_TRANSITIVE_REDUCTION_HPP
@@ -46,7 +46,7 @@ std::vector<NodeId> program_order(const InputGraph& input);
 /// program order is the identity, so ids are unchanged. Cost: O(n + m).
 InputGraph as_input(const Graph& g);
 
-/// Same contract as depreduce::reduce(make_program_order(input), options),
+/// Same contract as depreduce::reduce() on the merged Graph of \p input,
 /// computed on \p input directly: a pair (all parallel edges between two
 /// nodes) is a candidate iff it has a WAIT part and every WAIT part is
 /// admitted (labelled: its kinds ⊆ filter.kinds; unlabelled: filter.unlabelled);

@@ -84,9 +84,12 @@ Graph unit_graph_from_bytes(const std::uint8_t* data, std::size_t size);
 /// subgraph tree, for failure messages. Cost: O(size of g).
 std::string describe(const Graph& g);
 
-/// One implementation of the SPEC §5 and §8 contracts.
+/// One implementation of the SPEC §5 and §8 contracts. A third-party
+/// implementation may leave any function null (a team with only a race
+/// check): the properties and fuzz targets skip the contracts it lacks. The
+/// optimized and reference entries set all five.
 struct BuilderImpl {
-  std::string name; ///< "optimized", "reference".
+  std::string name; ///< "optimized", "reference", ...
   std::vector<Dependence> (*computed_kinds)(const Graph&, const DependenceOptions&);
   Graph (*build_dependences)(const Graph&);
   std::vector<LabelMismatch> (*verify_labels)(const Graph&);
@@ -94,8 +97,20 @@ struct BuilderImpl {
   Graph (*expand_scheduling_units)(const Graph&, std::vector<std::string>*);
 };
 
-/// The optimized library and the reference oracle, in that order.
+/// The optimized library and the reference oracle, in that order, then every
+/// implementation added with register_builder_impl(). The properties and
+/// fuzz_build_diff, fuzz_verify and fuzz_expand compare every one with the
+/// reference.
 const std::vector<BuilderImpl>& builder_impls();
+const BuilderImpl& optimized_builder();
+const BuilderImpl& reference_builder();
+
+/// Adds a third-party builder, label verifier, race check or unit expansion
+/// (docs/testing.md), before the tests run: from a static initialiser in an
+/// adapter file compiled into depreduce_props (-DDEPREDUCE_EXTRA_PROPS_SOURCES)
+/// or the fuzz targets (-DDEPREDUCE_EXTRA_FUZZ_SOURCES).
+/// \returns true (so it can initialise a static).
+bool register_builder_impl(BuilderImpl impl);
 
 /// GoogleTest printer: the implementation's name.
 void PrintTo(const BuilderImpl& impl, std::ostream* os);

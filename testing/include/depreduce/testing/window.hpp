@@ -29,20 +29,33 @@ namespace depreduce::testing {
 /// The window sizes every twin supports.
 inline constexpr unsigned kWindowSizes[] = {64, 128, 256};
 
-/// One implementation of run_window (SPEC §6) for every supported BL.
+/// One implementation of run_window (SPEC §6), one function per window size.
+/// A third-party reducer that supports only some sizes leaves the others
+/// null: the properties and fuzz_window_diff skip the sizes it lacks.
 struct WindowImpl {
   std::string name; ///< "optimized", "reference", ...
   WindowRun (*run64)(const TaskStream&, const WindowOptions&);
   WindowRun (*run128)(const TaskStream&, const WindowOptions&);
   WindowRun (*run256)(const TaskStream&, const WindowOptions&);
 
+  /// True when the BL = \p bl function is set (64, 128 or 256).
+  bool supports(unsigned bl) const noexcept;
   /// Runs the BL = \p bl instantiation. \throws std::invalid_argument for a
-  /// \p bl other than 64, 128, 256; InputError as run_window().
+  /// \p bl other than 64, 128, 256 or one the implementation does not
+  /// support; InputError as run_window().
   WindowRun run(unsigned bl, const TaskStream& stream, const WindowOptions& options) const;
 };
 
-/// depreduce::run_window (optimized) and depreduce::reference::run_window, in that order.
+/// depreduce::run_window (optimized) and depreduce::reference::run_window, in
+/// that order, then every reducer added with register_window_impl(). The
+/// properties and fuzz_window_diff compare every one with the reference.
 const std::vector<WindowImpl>& window_impls();
+
+/// Adds a third-party window reducer (docs/testing.md), before the tests run:
+/// from a static initialiser in an adapter file compiled into depreduce_props
+/// (-DDEPREDUCE_EXTRA_PROPS_SOURCES) or the fuzz targets
+/// (-DDEPREDUCE_EXTRA_FUZZ_SOURCES). \returns true (so it can initialise a static).
+bool register_window_impl(WindowImpl impl);
 const WindowImpl& optimized_window();
 const WindowImpl& reference_window();
 
