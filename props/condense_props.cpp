@@ -174,7 +174,11 @@ TEST(Condense, TredExample) {
   // a <-> b, c <-> d, a -> c, b -> c, a -> d, x -> a, x -> b: one edge per component pair.
   InputGraph in;
   in.file = "cyc";
-  for (const char* n : {"a", "b", "c", "d", "x"}) in.nodes.push_back(Node{n});
+  for (const char* n : {"a", "b", "c", "d", "x"}) {
+    Node v;
+    v.name = n;
+    in.nodes.push_back(v);
+  }
   auto edge = [&](NodeId s, NodeId d) { Edge e; e.src = s; e.dst = d; in.edges.push_back(e); };
   edge(0, 1); edge(1, 0); edge(0, 2); edge(1, 2); edge(2, 3); edge(3, 2); edge(0, 3); edge(4, 0); edge(4, 1);
   ReduceOptions o;

@@ -55,7 +55,11 @@ TEST(EquivalenceTest, BarrierGeneratorsAfterThePreviousBarrier) {
 TEST(EquivalenceTest, ProgramOrderMayDiffer) {
   // The same DAG with nodes listed differently: same relations without engines.
   InputGraph x;
-  x.nodes = {Node{"a"}, Node{"b"}, Node{"c"}};
+  for (const char* name : {"a", "b", "c"}) {
+    Node v;
+    v.name = name;
+    x.nodes.push_back(v);
+  }
   Edge e1; e1.src = 0; e1.dst = 2;
   Edge e2; e2.src = 1; e2.dst = 2;
   x.edges = {e1, e2};
