@@ -1,4 +1,5 @@
 //===- cli/cmd_reduce.cpp - `depreduce reduce` and `depreduce explain` ---===//
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -16,6 +17,7 @@
 #include "depreduce/condense.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/paths.hpp"
+#include "depreduce/reference/condense.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/transitive_reduction.hpp"
@@ -222,8 +224,6 @@ void add_reduce_commands(CLI::App& app) {
     if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
     o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
-    if (args->impl == "reference" && o.cycles == CycleMode::Condense)
-      throw CLI::ValidationError("--cycles", "condense runs on the optimized implementation only");
     formats::check_output_path(args->out);
     InputGraph input = formats::read_graph(args->in.file, formats::parse_format(args->in.format));
     ReduceStats s;
@@ -231,7 +231,29 @@ void add_reduce_commands(CLI::App& app) {
     std::vector<std::string> warnings;
     InputReduction ir;
     double seconds = 0;
-    if (args->impl == "reference") {
+    if (args->impl == "reference" && o.cycles == CycleMode::Condense) {
+      // The oracle decides (reference::reduce_condensed, input indices); the
+      // merged graph it is applied to is reduce_input()'s, as make_program_order()'s
+      // is for the acyclic reference path below.
+      auto t0 = std::chrono::steady_clock::now();
+      const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, o);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ReduceOptions none = o;
+      none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
+      ir = reduce_input(std::move(input), none, nullptr, &warnings);
+      std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
+      for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
+        const Edge& e = ir.graph.edges[i];
+        index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
+      }
+      for (const RemovedEdge& x : removed) {
+        const std::uint32_t i = index.at({x.src, x.dst});
+        const Edge& e = ir.graph.edges[i];
+        ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
+      }
+      std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+                [](const RemovedEdge& a, const RemovedEdge& b) { return a.edge < b.edge; });
+    } else if (args->impl == "reference") {
       ir.graph = make_program_order(std::move(input), &warnings);
       auto t0 = std::chrono::steady_clock::now();
       ir.reduction = reference::reduce(ir.graph, o, &s);
