@@ -12,8 +12,12 @@ Usage:
   bench/peers.py [--build build] [--generated 1000,10000] [--timeout 600] [--markdown OUT]
   bench/peers.py --search 10000,14000,20000,... [--peers tred,networkx,boost] [--no-real]
                  [--timeout 600] [--markdown OUT]
+  bench/peers.py --only-cyclic [--cyclic 300,3000]
 Files: corpus/real/ (acyclic ones) plus random DAGs made by
 `depreduce generate dag --size N` for each N of --generated.
+Cyclic inputs (corpus/real/.../fsm.gv and, for each N of --cyclic, a generated
+DAG plus 20 back edges) get a second table: `reduce --cycles condense` against
+`tred`, with whether each output keeps the input's reachability.
 
 --search runs the generated sizes in increasing order and stops running a peer
 after its first timeout (or failure), so the table ends, for every peer, at the
@@ -111,6 +115,75 @@ def compare(cli, boost, path, label, timeout, peers=PEERS):
         return row
 
 
+def reachability(edges):
+    """Node -> set of nodes reachable by one or more edges (BFS per node)."""
+    succ = {}
+    for a, b in edges:
+        succ.setdefault(a, set()).add(b)
+        succ.setdefault(b, set())
+    out = {}
+    for u in succ:
+        seen, todo = set(), list(succ[u])
+        while todo:
+            x = todo.pop()
+            if x not in seen:
+                seen.add(x)
+                todo.extend(succ[x])
+        out[u] = seen
+    return out
+
+
+def with_back_edges(cli, n, tmp, back=20, seed=1):
+    """A generated DAG of n nodes plus `back` edges pointing backwards: cycles."""
+    import random
+    dag = Path(tmp) / f"dag-{n}.dot"
+    subprocess.run([cli, "generate", "dag", "--size", str(n), "--seed", str(seed), "-o", str(dag)], check=True)
+    edges = sorted(dot_edges(dag))
+    rnd = random.Random(seed)
+    for _ in range(back):
+        a, b = rnd.choice(edges)
+        edges.append((b, a))
+    out = Path(tmp) / f"cyclic-{n}.dot"
+    out.write_text("digraph {\n" + "".join(f'  "{a}" -> "{b}";\n' for a, b in edges) + "}\n")
+    return out
+
+
+def dot_edges(path):
+    """The `a -> b` statements of a simple DOT file (ids bare or quoted, one
+    edge per statement, as tred, depreduce and fsm.gv write them); `convert`
+    rejects cyclic input, so the cyclic table reads edges itself."""
+    import re
+    ident = r'("(?:[^"\\]|\\.)*"|[A-Za-z0-9_.]+)'
+    out = set()
+    for a, b in re.findall(ident + r"\s*->\s*" + ident, Path(path).read_text()):
+        out.add((a.strip('"'), b.strip('"')))
+    return out
+
+
+def compare_cyclic(cli, path, label, timeout):
+    """`reduce --cycles condense` against `tred` on a cyclic DOT file: time,
+    edges kept, whether both keep the input's reachability, same edge set."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        dot = Path(path)
+        given = dot_edges(dot)
+        row = {"file": label, "edges": len(given)}
+        ours_out, tred_out = tmp / "ours.dot", tmp / "tred.dot"
+        row["depreduce"], ok = run([cli, "reduce", str(dot), "--cycles", "condense", "-o", str(ours_out)], timeout)
+        ours = dot_edges(ours_out) if ok else None
+        with open(tred_out, "w") as f:
+            row["tred"], ok2 = run(["tred", str(dot)], timeout, stdout=f)
+        theirs = dot_edges(tred_out) if ok2 else None
+        loops = {e for e in given if e[0] == e[1]}
+        want = reachability(given - loops)
+        row["kept"] = len(ours) if ours is not None else None
+        row["tred_kept"] = len(theirs) if theirs is not None else None
+        row["ours_reach"] = ours is not None and reachability(ours - loops) == want
+        row["tred_reach"] = theirs is not None and reachability(theirs - loops) == want
+        row["same_edges"] = ours is not None and ours == theirs
+        return row
+
+
 def fmt_time(t, skipped=False):
     if skipped:
         return "not run"
@@ -132,17 +205,21 @@ def main():
     ap.add_argument("--search", help="increasing DAG sizes; a peer stops after its first timeout")
     ap.add_argument("--no-real", action="store_true", help="skip corpus/real/")
     ap.add_argument("--peers", default=",".join(PEERS), help="peers to run (default: all)")
+    ap.add_argument("--no-cyclic", action="store_true", help="skip the cyclic table")
+    ap.add_argument("--only-cyclic", action="store_true", help="only the cyclic table")
+    ap.add_argument("--cyclic", default="300,3000",
+                    help="sizes of generated DAGs with 20 back edges for the cyclic table (tred vs --cycles condense)")
     args = ap.parse_args()
     cli = str(Path(args.build) / "cli" / "depreduce")
     boost = str(Path(args.build) / "bench" / "boost_tred")
     rows = []
-    for path in [] if args.no_real else sorted((ROOT / "corpus" / "real").rglob("*")):
+    for path in [] if args.no_real or args.only_cyclic else sorted((ROOT / "corpus" / "real").rglob("*")):
         if not path.is_file() or path.name == "SOURCES.md" or path.name == "fsm.gv":
             continue
         rows.append(compare(cli, boost, path, str(path.relative_to(ROOT / "corpus" / "real")), args.timeout))
         print(rows[-1], file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        for n in filter(None, args.generated.split(",")):
+        for n in filter(None, "" if args.only_cyclic else args.generated.split(",")):
             dag = Path(tmp) / f"dag-{n}.dot"
             subprocess.run([cli, "generate", "dag", "--size", n, "--seed", "1", "-o", str(dag)], check=True)
             rows.append(compare(cli, boost, dag, f"generated dag {n} nodes", args.timeout))
@@ -177,11 +254,33 @@ def main():
         for p in (p for p in PEERS if p in args.peers.split(",")):
             lines.append(f"- {p}: largest generated DAG finished within {args.timeout:.0f} s: "
                          f"{finished[p] or 'none'} nodes")
+    # Cyclic inputs: tred handles them; so does reduce --cycles condense.
+    cyclic_rows = []
+    if not args.no_cyclic:
+        for path in sorted((ROOT / "corpus" / "real").rglob("fsm.gv")):
+            cyclic_rows.append(compare_cyclic(cli, path, str(path.relative_to(ROOT / "corpus" / "real")), args.timeout))
+            print(cyclic_rows[-1], file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in filter(None, "" if args.no_cyclic else args.cyclic.split(",")):
+            path = with_back_edges(cli, int(n), tmp)
+            cyclic_rows.append(compare_cyclic(cli, path, f"generated dag {n} nodes + 20 back edges", args.timeout))
+            print(cyclic_rows[-1], file=sys.stderr)
+    if cyclic_rows:
+        lines += ["", "Cyclic inputs (`reduce --cycles condense` vs `tred`; either may pick another one of "
+                  "several edges between two components):", "",
+                  "| file | edges | kept | tred kept | depreduce | tred | tred/ours | ours: same reachability | "
+                  "tred: same reachability | same edges |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in cyclic_rows:
+            lines.append(f"| {r['file']} | {r['edges']} | {r['kept']} | {r['tred_kept']} | {fmt_time(r['depreduce'])} | "
+                         f"{fmt_time(r['tred'])} | {ratio(r['tred'], r['depreduce'])} | "
+                         f"{'yes' if r['ours_reach'] else 'NO'} | {'yes' if r['tred_reach'] else 'NO'} | "
+                         f"{'yes' if r['same_edges'] else 'no'} |")
     table = "\n".join(lines) + "\n"
     print(table)
     if args.markdown:
         Path(args.markdown).write_text(table)
-    return 0 if all(r["agree"] for r in rows) else 1
+    return 0 if all(r["agree"] for r in rows) and all(r["ours_reach"] for r in cyclic_rows) else 1
 
 
 if __name__ == "__main__":

@@ -1,16 +1,23 @@
 //===- cli/cmd_reduce.cpp - `depreduce reduce` and `depreduce explain` ---===//
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <unistd.h>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "depreduce/condense.hpp"
 #include "depreduce/error.hpp"
+#include "depreduce/paths.hpp"
+#include "depreduce/reference/condense.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/transitive_reduction.hpp"
@@ -96,6 +103,85 @@ std::string hop_text(HopKind k) {
   return "?";
 }
 
+std::string json_string(const std::string& text) {
+  // Names may hold any bytes; never throw on invalid UTF-8.
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string json_names(const std::string& text) { // "flow|anti" -> ["flow","anti"]
+  std::string out = "[";
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = text.find('|', i);
+    if (j == std::string::npos) j = text.size();
+    if (out.size() > 1) out += ',';
+    out += json_string(text.substr(i, j - i));
+    i = j + 1;
+  }
+  return out + "]";
+}
+
+/// `reduce --json` (docs/cli.md gives the schema): the counts of --stats, then
+/// one entry per removed edge with its witness in the reduced graph, written
+/// entry by entry (the witnesses are found one at a time, PathFinder).
+void write_reduce_json(formats::AtomicOutput& out, const Graph& g, const Reduction& r, const ReduceStats& s,
+                       double seconds, std::size_t cyclic_components) {
+  std::size_t demoted = 0, cross = 0;
+  std::map<std::string, std::size_t> by_kind, by_engines;
+  for (const RemovedEdge& e : r.removed) {
+    demoted += e.demoted_to_retain;
+    ++by_kind[e.kinds.empty() ? "unlabelled" : to_string(e.kinds)];
+    if (g.num_engines > 0) {
+      ++by_engines[engine_name(g, e.src) + " -> " + engine_name(g, e.dst)];
+      cross += g.nodes[e.src].engine != g.nodes[e.dst].engine;
+    }
+  }
+  const std::size_t edges_out = g.edges.size() - r.removed.size() + demoted;
+  out.write(fmt::format("{{\n  \"name\": {},\n  \"nodes\": {},\n  \"edges\": {},\n  \"engines\": {},\n"
+                        "  \"self_loops\": {},\n",
+                        json_string(g.name), g.nodes.size(), edges_out, g.num_engines, g.self_loops.size()));
+  out.write(fmt::format("  \"counts\": {{\"nodes\": {}, \"edges_in\": {}, \"edges_out\": {}, \"removed\": {}, "
+                        "\"demoted_to_retain\": {}, \"candidates\": {}, \"cross_engine_removed\": {}, "
+                        "\"peak_live_closures\": {}, \"cyclic_components\": {}}},\n",
+                        g.nodes.size(), g.edges.size(), edges_out, r.removed.size(), demoted, s.candidates, cross,
+                        s.peak_live_closures, cyclic_components));
+  auto write_map = [&](const char* key, const std::map<std::string, std::size_t>& m) {
+    out.write(fmt::format("  \"{}\": {{", key));
+    bool first = true;
+    for (const auto& [k, v] : m) {
+      out.write(fmt::format("{}{}: {}", first ? "" : ", ", json_string(k), v));
+      first = false;
+    }
+    out.write("},\n");
+  };
+  write_map("removed_per_kind", by_kind);
+  write_map("removed_per_engine_pair", by_engines);
+  out.write(fmt::format("  \"time_s\": {:.6f},\n  \"removed\": [", seconds));
+  PathFinder kept(g, r);
+  std::unique_ptr<PathFinder> any; // only if a kept path is missing (never, by SPEC §4)
+  for (std::size_t i = 0; i < r.removed.size(); ++i) {
+    const RemovedEdge& e = r.removed[i];
+    std::optional<Witness> w = kept.witness(e.src, e.dst);
+    if (!w) w = kept.find(e.src, e.dst, Relation::IssuedBefore, true); // condensed components: issue order
+    if (!w) {
+      if (!any) any = std::make_unique<PathFinder>(g);
+      w = any->witness(e.src, e.dst);
+    }
+    std::string names = "[";
+    if (w && !w->hops.empty()) {
+      names += json_string(g.nodes[w->hops.front().from].name);
+      for (const Hop& h : w->hops) names += "," + json_string(g.nodes[h.to].name);
+    }
+    names += "]";
+    out.write(fmt::format("{}\n    {{\"src\": {}, \"dst\": {}, \"kinds\": {}, \"flags\": {}, "
+                          "\"demoted_to_retain\": {}, \"witness\": {}}}",
+                          i ? "," : "", json_string(g.nodes[e.src].name), json_string(g.nodes[e.dst].name),
+                          json_names(to_string(e.kinds)), json_names(to_string(e.flags)),
+                          e.demoted_to_retain ? "true" : "false", names));
+  }
+  out.write(r.removed.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
 } // namespace
 
 void add_reduce_commands(CLI::App& app) {
@@ -107,6 +193,7 @@ void add_reduce_commands(CLI::App& app) {
     std::string impl = "optimized";
     std::string kinds = "all";
     std::string mode = "exact";
+    std::string cycles = "error";
     bool stats = false;
     bool json = false;
     bool quiet = false;
@@ -123,8 +210,12 @@ void add_reduce_commands(CLI::App& app) {
                          "(flow = applyReorderReduction; anti,output = applyAntiDependenceReduction)");
   reduce_cmd->add_option("--mode", args->mode, "exact (two-pass) or shipped (the seed's one-pass loop)")
       ->check(CLI::IsMember({"exact", "shipped"}));
+  reduce_cmd->add_option("--cycles", args->cycles,
+                         "error (a cycle is bad input) or condense (reduce across strongly connected components)")
+      ->check(CLI::IsMember({"error", "condense"}));
   reduce_cmd->add_flag("--stats", args->stats, "Print counts and time on stderr");
-  reduce_cmd->add_flag("--json", args->json, "Write a JSON summary instead of DOT");
+  reduce_cmd->add_flag("--json", args->json,
+                       "Write a JSON summary instead of DOT: counts, and every removed edge with its witness");
   reduce_cmd->add_flag("-q,--quiet", args->quiet, "No progress bar (shown on a terminal for inputs over 10^6 edges)");
   reduce_cmd->callback([args] {
     ReduceOptions o;
@@ -132,15 +223,56 @@ void add_reduce_commands(CLI::App& app) {
     o.mode = args->mode == "shipped" ? ReductionMode::Shipped : ReductionMode::Exact;
     if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
-    Graph g = load(args->in);
+    o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
+    formats::check_output_path(args->out);
+    InputGraph input = formats::read_graph(args->in.file, formats::parse_format(args->in.format));
     ReduceStats s;
-    s.progress = progress_bar("reduce", !args->quiet && g.edges.size() > 1000000);
-    auto t0 = std::chrono::steady_clock::now();
-    Reduction r = args->impl == "reference" ? reference::reduce(g, o, &s) : reduce(g, o, &s);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    Graph reduced = apply(g, r);
-    formats::write_file_atomically(args->out, args->json ? formats::write_json_summary(reduced)
-                                                          : formats::write_dot(reduced));
+    s.progress = progress_bar("reduce", !args->quiet && input.edges.size() > 1000000);
+    std::vector<std::string> warnings;
+    InputReduction ir;
+    double seconds = 0;
+    if (args->impl == "reference" && o.cycles == CycleMode::Condense) {
+      // The oracle decides (reference::reduce_condensed, input indices); the
+      // merged graph it is applied to is reduce_input()'s, as make_program_order()'s
+      // is for the acyclic reference path below.
+      auto t0 = std::chrono::steady_clock::now();
+      const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, o);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ReduceOptions none = o;
+      none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
+      ir = reduce_input(std::move(input), none, nullptr, &warnings);
+      std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
+      for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
+        const Edge& e = ir.graph.edges[i];
+        index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
+      }
+      for (const RemovedEdge& x : removed) {
+        const std::uint32_t i = index.at({x.src, x.dst});
+        const Edge& e = ir.graph.edges[i];
+        ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
+      }
+      std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+                [](const RemovedEdge& a, const RemovedEdge& b) { return a.edge < b.edge; });
+    } else if (args->impl == "reference") {
+      ir.graph = make_program_order(std::move(input), &warnings);
+      auto t0 = std::chrono::steady_clock::now();
+      ir.reduction = reference::reduce(ir.graph, o, &s);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } else {
+      auto t0 = std::chrono::steady_clock::now();
+      ir = reduce_input(std::move(input), o, &s, &warnings);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    const Graph& g = ir.graph;
+    const Reduction& r = ir.reduction;
+    if (args->json) {
+      formats::AtomicOutput out(args->out);
+      write_reduce_json(out, g, r, s, seconds, ir.cyclic_components);
+      out.commit();
+    } else {
+      formats::write_file_atomically(args->out, formats::write_dot(apply(g, r)));
+    }
     if (args->stats) print_stats(g, r, s, seconds);
     exit_code = kExitOk;
   });
@@ -194,7 +326,9 @@ void add_reduce_commands(CLI::App& app) {
     bool exists = false;
     for (const Edge& e : g.edges) exists |= (e.src == s && e.dst == d);
     if (!exists) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
-    auto w = find_witness(g, s, d);
+    // Prefer a path the reduction keeps, so the witness reads next to the
+    // reduced output (issue 17); find_kept_witness() is empty iff needed.
+    auto w = find_kept_witness(g, s, d);
     if (!w) {
       fmt::print("{} -> {} is needed: no other path implies it\n", eargs->src, eargs->dst);
       exit_code = kExitFindings;

@@ -30,6 +30,7 @@ void add_window_report_command(CLI::App& app); // window-report (cmd_window_repo
 void add_build_command(CLI::App& app); // build (cmd_build.cpp)
 void add_verify_command(CLI::App& app); // verify (cmd_verify.cpp)
 void add_expand_command(CLI::App& app); // expand (cmd_expand.cpp)
+void add_equiv_command(CLI::App& app); // equiv (cmd_equiv.cpp)
 
 } // namespace depreduce::cli
 

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   add_build_command(app);
   add_verify_command(app);
   add_expand_command(app);
+  add_equiv_command(app);
   // A mistyped sub-command would otherwise read as "a sub-command is required".
   if (argc > 1 && argv[1][0] != '-') {
     std::string names;

@@ -17,6 +17,7 @@
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/testing/generators.hpp"
 #include "depreduce/testing/implementations.hpp"
+#include "depreduce/testing/show.hpp"
 #include "depreduce/testing/raw_input.hpp"
 
 namespace depreduce {
@@ -81,10 +82,15 @@ std::vector<std::tuple<NodeId, NodeId, std::uint8_t, std::uint8_t>> decided(cons
 void check_laws(const Graph& g, const ReduceOptions& o) {
   Reduction ref = reference_reduction().reduce(g, o, nullptr);
   // Every implementation (optimized, and any registered one) equals the oracle.
+  RC_LOG() << rc::toString(o) << "\nreference: " << rc::toString(ref);
   for (const auto& impl : testing::reduction_impls()) {
     if (&impl == &reference_reduction()) continue;
-    RC_ASSERT(impl.reduce(g, o, nullptr) == ref);
+    RC_LOG() << "implementation: " << impl.name << " (against reference)\n";
+    const Reduction got = impl.reduce(g, o, nullptr);
+    RC_LOG() << impl.name << ": " << rc::toString(got);
+    RC_ASSERT(got == ref);
   }
+  RC_LOG() << "implementation: reference (laws of its result; minimality checked with optimized)\n";
   const Reduction& opt = ref;
   Graph reduced = apply(g, opt);
   // Both relations preserved for every pair.
@@ -96,6 +102,7 @@ void check_laws(const Graph& g, const ReduceOptions& o) {
   // Every removed edge has a valid witness from both twins.
   for (const RemovedEdge& r : opt.removed)
     for (const auto& impl : testing::reduction_impls()) {
+      RC_LOG() << "implementation: " << impl.name << " (witness of " << rc::toString(r) << ")\n";
       auto w = impl.find_witness(g, r.src, r.dst);
       RC_ASSERT(w.has_value());
       RC_ASSERT(is_witness(g, r.src, r.dst, *w));
@@ -131,6 +138,7 @@ rc::Gen<KindFilter> gen_any_filter() {
 // filters drawn from all 32: program order, reduce, both happens-before
 // relations, and that the reduced graph keeps both relations for every pair.
 RC_GTEST_PROP(TransitiveReduction, PipelineEqualsReferenceOnRawInput, ()) {
+  RC_LOG() << "implementation: every registered one against the reference (the difference names it)\n";
   const InputGraph in = *gen_input_graph();
   const std::vector<KindFilter> filters{*gen_any_filter(), *gen_any_filter()};
   const std::string difference = testing::raw_input_difference(in, filters);
@@ -142,6 +150,7 @@ RC_GTEST_PROP(TransitiveReduction, PipelineEqualsReferenceOnRawInput, ()) {
 // DOT, read back by read_dot and merged, has the input's C and S relations
 // for every pair, nothing left to remove, and writes the same text again.
 RC_GTEST_PROP(TransitiveReduction, WrittenOutputReadsBackToTheSameRelations, ()) {
+  RC_LOG() << "implementation: optimized\n";
   const InputGraph in = *gen_input_graph();
   const KindFilter filter = *gen_any_filter();
   const Graph g = make_program_order(in);
@@ -161,6 +170,7 @@ RC_GTEST_PROP(TransitiveReduction, OptimizedEqualsReferenceOnDags, ()) {
 }
 
 RC_GTEST_PROP(TransitiveReduction, EdgeOrderDoesNotMatterOnDags, (std::uint64_t seed)) {
+  RC_LOG() << "implementation: optimized\n";
   Graph g = *gen_dag();
   const Graph mixed = shuffled(g, seed);
   RC_ASSERT(decided(mixed, reduce(mixed)) == decided(g, reduce(g)));
@@ -175,6 +185,7 @@ RC_GTEST_PROP(TransitiveReduction, OptimizedEqualsReferenceOnEngineGraphs, ()) {
 }
 
 RC_GTEST_PROP(TransitiveReduction, EdgeOrderDoesNotMatterOnEngineGraphs, (std::uint64_t seed)) {
+  RC_LOG() << "implementation: optimized\n";
   Graph g = *gen_engine_graph();
   const Graph mixed = shuffled(g, seed);
   RC_ASSERT(decided(mixed, reduce(mixed)) == decided(g, reduce(g)));
@@ -182,6 +193,7 @@ RC_GTEST_PROP(TransitiveReduction, EdgeOrderDoesNotMatterOnEngineGraphs, (std::u
 }
 
 RC_GTEST_PROP(TransitiveReduction, ShippedNeverDropsWhatExactKeeps, ()) {
+  RC_LOG() << "implementation: optimized\n";
   Graph g = *gen_engine_graph();
   ReduceOptions o;
   o.filter = *gen_filter();
@@ -224,6 +236,7 @@ namespace depreduce {
 namespace {
 
 RC_GTEST_PROP(HappensBefore, OptimizedEqualsReferenceForEveryPair, ()) {
+  RC_LOG() << "implementation: optimized (against reference)\n";
   Graph g = *gen_engine_graph();
   std::vector<HappensBeforeQuery> all;
   for (NodeId p = 0; p < g.nodes.size(); ++p)

@@ -63,6 +63,7 @@ std::set<std::pair<std::size_t, std::size_t>> removed_pairs(const WindowRun& run
 }
 
 RC_GTEST_PROP(WindowReducerProps, OptimizedMatchesReferenceForEveryWindowAndMode, ()) {
+  RC_LOG() << "implementation: " << optimized_window().name << " against " << reference_window().name << "\n";
   WindowCase c = gen_case();
   for (WindowMode mode : kModes) {
     c.options.mode = mode;
@@ -94,6 +95,7 @@ RC_GTEST_PROP(WindowReducerProps, OptimizedMatchesReferenceForEveryWindowAndMode
 }
 
 RC_GTEST_PROP(WindowReducerProps, NeverReducesWhatTheExactReductionKeeps, ()) {
+  RC_LOG() << "implementation: " << optimized_window().name << " against the exact reduction (" << reference_reduction().name << ")" << "\n";
   WindowCase c = gen_case();
   const Graph full = full_wait_graph(c.stream);
   const Reduction exact = reference_reduction().reduce(full, ReduceOptions{}, nullptr);
@@ -115,6 +117,7 @@ RC_GTEST_PROP(WindowReducerProps, NeverReducesWhatTheExactReductionKeeps, ()) {
 }
 
 RC_GTEST_PROP(WindowReducerProps, CandidateOrderNeverMatters, ()) {
+  RC_LOG() << "implementation: " << optimized_window().name << "\n";
   WindowCase c = gen_case();
   const TaskStream shuffled = shuffled_candidates(c.stream, *rc::gen::arbitrary<std::uint64_t>());
   for (WindowMode mode : kModes) {
@@ -132,6 +135,7 @@ RC_GTEST_PROP(WindowReducerProps, CandidateOrderNeverMatters, ()) {
 }
 
 RC_GTEST_PROP(WindowReducerProps, SubmitFlagsAgreesWithSubmit, ()) {
+  RC_LOG() << "implementation: " << optimized_window().name << "\n";
   WindowCase c = gen_case();
   for (WindowMode mode : kModes) {
     c.options.mode = mode;
@@ -143,6 +147,7 @@ RC_GTEST_PROP(WindowReducerProps, SubmitFlagsAgreesWithSubmit, ()) {
 }
 
 RC_GTEST_PROP(WindowReducerProps, LargerWindowRemovesASuperset, ()) {
+  RC_LOG() << "implementation: " << optimized_window().name << "\n";
   WindowCase c = gen_case();
   bool more128 = false, more256 = false; // classified once per case, not per mode
   for (WindowMode mode : kModes) {

@@ -311,10 +311,10 @@ WindowTrace trace_from_graph(const Graph& g) {
 
 WindowTrace read_window_trace(const std::string& path, const DepsJsonOptions& options) {
   const std::string text = read_file(path);
-  if (looks_like_deps_json(text)) return read_deps_json(text, path, options);
+  if (looks_like_deps_json(text)) return read_deps_json(text, input_name(path), options);
   std::vector<std::string> warnings;
-  WindowTrace t = trace_from_graph(make_program_order(read_graph(path), &warnings));
-  t.file = path;
+  WindowTrace t = trace_from_graph(make_program_order(read_graph_text(text, path), &warnings));
+  t.file = input_name(path);
   t.warnings.insert(t.warnings.begin(), warnings.begin(), warnings.end());
   return t;
 }

@@ -55,10 +55,13 @@ std::string errno_text(int err) { return std::strerror(err); }
 
 } // namespace
 
+std::string input_name(const std::string& path) { return path == "-" ? std::string("<stdin>") : path; }
+
 std::string read_file(const std::string& path) {
+  const bool stdin_ = path == "-";
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "is a folder, not a file");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!stdin_ && std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "is a folder, not a file");
+  std::FILE* f = stdin_ ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw InputError(path, 0, "cannot open: " + errno_text(errno));
   std::string out;
   char buf[65536];
@@ -66,23 +69,25 @@ std::string read_file(const std::string& path) {
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
   bool bad = std::ferror(f) != 0;
   int err = errno;
-  std::fclose(f);
-  if (bad) throw InputError(path, 0, "read error: " + errno_text(err));
+  if (!stdin_) std::fclose(f);
+  if (bad) throw InputError(input_name(path), 0, "read error: " + errno_text(err));
   return out;
 }
 
-InputGraph read_graph(const std::string& path, Format format) {
-  std::string text = read_file(path);
-  if (format == Format::Auto) format = from_extension(path);
+InputGraph read_graph(const std::string& path, Format format) { return read_graph_text(read_file(path), path, format); }
+
+InputGraph read_graph_text(std::string_view text, const std::string& path, Format format) {
+  const std::string file = input_name(path);
+  if (format == Format::Auto && path != "-") format = from_extension(path);
   if (format == Format::Auto) format = sniff(text);
   switch (format) {
-  case Format::Stg: return read_stg(text, path);
-  case Format::WfJson: return read_wfjson(text, path);
-  case Format::Dax: return read_dax(text, path);
+  case Format::Stg: return read_stg(text, file);
+  case Format::WfJson: return read_wfjson(text, file);
+  case Format::Dax: return read_dax(text, file);
   case Format::Dot:
   case Format::Auto: break;
   }
-  return read_dot(text, path);
+  return read_dot(text, file);
 }
 
 namespace {
@@ -124,75 +129,114 @@ void check_output_path(const std::string& path) {
   if (path != "-") (void)resolve_output(path);
 }
 
-void write_file_atomically(const std::string& path, std::string_view content) {
-  if (path.empty()) throw InputError("<output>", 0, "the output path is empty");
-  if (path == "-") {
-    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
-      throw InputError("<stdout>", 0, "write error: " + errno_text(errno));
+AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) throw InputError("<output>", 0, "the output path is empty");
+  if (path_ == "-") {
+    mode_ = Mode::Stdout;
     return;
   }
-  const auto [target, existing] = resolve_output(path);
+  const auto [target, existing] = resolve_output(path_);
+  target_ = target.string();
   if (fs::exists(existing) && !fs::is_regular_file(existing)) {
     // A device, FIFO or socket (e.g. /dev/null): nothing to replace, so write
     // to it directly; never turn it into a regular file.
-    int out = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
-    if (out < 0) throw InputError(path, 0, "cannot open for writing: " + errno_text(errno));
-    const char* q = content.data();
-    std::size_t rest = content.size();
-    while (rest > 0) {
-      ssize_t w = ::write(out, q, rest);
-      if (w < 0 && errno == EINTR) continue;
-      if (w < 0) {
-        int err = errno;
-        ::close(out);
-        throw InputError(path, 0, "write error: " + errno_text(err));
-      }
-      q += w;
-      rest -= static_cast<std::size_t>(w);
-    }
-    ::close(out);
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(path_, 0, "cannot open for writing: " + errno_text(errno));
+    mode_ = Mode::Direct;
     return;
   }
   const fs::path dir = target.parent_path();
   static std::atomic<unsigned> counter{0};
-  std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
     std::string leaf = "." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
                        std::to_string(counter.fetch_add(1));
-    tmp = (dir / leaf).string();
+    tmp_ = (dir / leaf).string();
     // 0666 & ~umask, like any new file; O_EXCL so we never clobber.
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) throw InputError(path, 0, "cannot create a temporary file: " + errno_text(errno));
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0 && errno != EEXIST) throw InputError(path_, 0, "cannot create a temporary file: " + errno_text(errno));
   }
-  if (fd < 0) throw InputError(path, 0, "cannot create a temporary file: too many attempts");
+  if (fd_ < 0) throw InputError(path_, 0, "cannot create a temporary file: too many attempts");
   // Replacing an existing file keeps its permissions.
   if (fs::is_regular_file(existing))
-    (void)::fchmod(fd, static_cast<mode_t>(existing.permissions() & fs::perms::mask));
-  const char* p = content.data();
-  std::size_t left = content.size();
+    (void)::fchmod(fd_, static_cast<mode_t>(existing.permissions() & fs::perms::mask));
+  mode_ = Mode::Temporary;
+}
+
+AtomicOutput::~AtomicOutput() {
+  if (mode_ == Mode::Done || mode_ == Mode::Stdout) return;
+  if (fd_ >= 0) ::close(fd_);
+  if (mode_ == Mode::Temporary) ::unlink(tmp_.c_str());
+}
+
+void AtomicOutput::write(std::string_view content) {
+  buffer_.append(content);
+  if (buffer_.size() >= (1u << 16)) flush();
+}
+
+void AtomicOutput::fail(const std::string& problem) {
+  const int err = errno;
+  const std::string name = mode_ == Mode::Stdout ? std::string("<stdout>") : path_;
+  if (mode_ != Mode::Stdout) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    if (mode_ == Mode::Temporary) ::unlink(tmp_.c_str());
+  }
+  mode_ = Mode::Done;
+  throw InputError(name, 0, problem + ": " + errno_text(err));
+}
+
+void AtomicOutput::flush() {
+  if (mode_ == Mode::Done) throw std::logic_error("AtomicOutput: write after commit");
+  if (mode_ == Mode::Stdout) {
+    if (std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) != buffer_.size()) {
+      const int err = errno;
+      mode_ = Mode::Done;
+      throw InputError("<stdout>", 0, "write error: " + errno_text(err));
+    }
+    buffer_.clear();
+    return;
+  }
+  const char* p = buffer_.data();
+  std::size_t left = buffer_.size();
   while (left > 0) {
-    ssize_t w = ::write(fd, p, left);
+    ssize_t w = ::write(fd_, p, left);
     if (w < 0) {
       if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw InputError(path, 0, "write error: " + errno_text(err));
+      fail("write error");
     }
     p += w;
     left -= static_cast<std::size_t>(w);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw InputError(path, 0, "write error: " + errno_text(err));
+  buffer_.clear();
+}
+
+void AtomicOutput::commit() {
+  flush();
+  if (mode_ == Mode::Stdout) {
+    mode_ = Mode::Done;
+    if (std::fflush(stdout) != 0) throw InputError("<stdout>", 0, "write error: " + errno_text(errno));
+    return;
   }
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw InputError(path, 0, "cannot rename the temporary file into place: " + errno_text(err));
+  if (mode_ == Mode::Direct) {
+    const int fd = fd_;
+    fd_ = -1;
+    mode_ = Mode::Done;
+    if (::close(fd) != 0) throw InputError(path_, 0, "write error: " + errno_text(errno));
+    return;
   }
+  if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
+    fd_ = -1;
+    fail("write error");
+  }
+  fd_ = -1;
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("cannot rename the temporary file into place");
+  mode_ = Mode::Done;
+}
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  AtomicOutput out(path);
+  out.write(content);
+  out.commit();
 }
 
 std::string write_json_summary(const Graph& g) {

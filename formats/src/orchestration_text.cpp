@@ -455,7 +455,7 @@ orch::Program parse_orchestration(std::string_view text, const std::string& file
 
 orch::Program read_orchestration(const std::string& path) {
   // read_file rejects folders and unreadable files with file-named errors.
-  return parse_orchestration(read_file(path), path);
+  return parse_orchestration(read_file(path), input_name(path));
 }
 
 } // namespace depreduce::formats

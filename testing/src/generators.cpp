@@ -281,42 +281,48 @@ InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
 
 namespace depreduce {
 
+namespace {
+/// ` [engine=0 pos=1 async=2 barrier]` (nothing for a plain node).
+void show_node(const Node& v, bool positions, std::ostream& os) {
+  std::string attrs;
+  if (v.engine != kNoEngine) {
+    attrs += " engine=" + std::to_string(v.engine);
+    if (positions) attrs += " pos=" + std::to_string(v.engine_position);
+  }
+  if (v.async_window == kAsyncInfinite) attrs += " async=inf";
+  else if (v.async_window) attrs += " async=" + std::to_string(v.async_window);
+  if (v.barrier) attrs += " barrier";
+  os << "  \"" << v.name << "\"";
+  if (!attrs.empty()) os << " [" << attrs.substr(1) << "]";
+  os << ";\n";
+}
+void show_edge(const std::string& src, const std::string& dst, const Edge& e, std::ostream& os) {
+  os << "  \"" << src << "\" -> \"" << dst << "\" [kind=" << (e.kinds.empty() ? "\"\"" : to_string(e.kinds))
+     << " flags=" << (e.flags.empty() ? "\"\"" : to_string(e.flags));
+  if (!e.retain_only_kinds.empty()) os << " retain_only_kinds=" << to_string(e.retain_only_kinds);
+  if (e.unlabelled_wait_part) os << " unlabelled_wait_part";
+  os << "];\n";
+}
+} // namespace
+
 void showValue(const InputGraph& g, std::ostream& os) {
-  os << "input graph with " << g.nodes.size() << " nodes, " << g.num_engines << " engines\n";
-  for (const Node& v : g.nodes) {
-    os << "  " << v.name;
-    if (v.engine != kNoEngine) os << " engine=" << v.engine;
-    if (v.async_window == kAsyncInfinite) os << " async=inf";
-    else if (v.async_window) os << " async=" << v.async_window;
-    if (v.barrier) os << " barrier";
-    os << "\n";
-  }
-  for (const Edge& e : g.edges) {
-    auto name = [&](NodeId v) { return v < g.nodes.size() ? g.nodes[v].name : "#" + std::to_string(v); };
-    os << "  " << name(e.src) << " -> " << name(e.dst) << " kind=" << to_string(e.kinds)
-       << " flags=" << to_string(e.flags) << "\n";
-  }
+  os << "digraph input /* " << g.nodes.size() << " nodes, input order */ {\n  graph [engines=" << g.num_engines
+     << "];\n";
+  for (const Node& v : g.nodes) show_node(v, false, os);
+  auto name = [&](NodeId v) { return v < g.nodes.size() ? g.nodes[v].name : "#" + std::to_string(v); };
+  for (const Edge& e : g.edges) show_edge(name(e.src), name(e.dst), e, os);
+  os << "}\n";
 }
 
 void PrintTo(const InputGraph& g, std::ostream* os) { showValue(g, *os); }
 
 void showValue(const Graph& g, std::ostream& os) {
-  os << "graph with " << g.nodes.size() << " nodes, " << g.num_engines << " engines\n";
-  for (const Node& v : g.nodes) {
-    os << "  " << v.name;
-    if (v.engine != kNoEngine) os << " engine=" << v.engine << " pos=" << v.engine_position;
-    if (v.async_window == kAsyncInfinite) os << " async=inf";
-    else if (v.async_window) os << " async=" << v.async_window;
-    if (v.barrier) os << " barrier";
-    os << "\n";
-  }
-  for (const Edge& e : g.edges) {
-    os << "  " << g.nodes[e.src].name << " -> " << g.nodes[e.dst].name << " kind=" << to_string(e.kinds)
-       << " flags=" << to_string(e.flags);
-    if (!e.retain_only_kinds.empty()) os << " retain_only_kinds=" << to_string(e.retain_only_kinds);
-    if (e.unlabelled_wait_part) os << " unlabelled_wait_part";
-    os << "\n";
-  }
+  os << "digraph /* " << g.nodes.size() << " nodes, program order */ {\n  graph [engines=" << g.num_engines
+     << "];\n";
+  for (const Node& v : g.nodes) show_node(v, true, os);
+  for (const Edge& e : g.edges) show_edge(g.nodes[e.src].name, g.nodes[e.dst].name, e, os);
+  for (const Edge& e : g.self_loops) show_edge(g.nodes[e.src].name, g.nodes[e.dst].name, e, os);
+  os << "}\n";
 }
 
 void PrintTo(const Graph& g, std::ostream* os) { showValue(g, *os); }

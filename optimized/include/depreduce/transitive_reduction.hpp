@@ -64,10 +64,22 @@ enum class ReductionMode : std::uint8_t {
   Shipped,
 };
 
+/// What reduce_input() (depreduce/condense.hpp) does with a cyclic input.
+enum class CycleMode : std::uint8_t {
+  /// A cycle is bad input: InputError naming the nodes of one (the default).
+  Error,
+  /// Reduce exactly across the strongly connected components: edges inside a
+  /// component are kept, redundant edges between components removed.
+  Condense,
+};
+
 /// Options of reduce(). Defaults: exact mode, every edge a candidate.
+/// `cycles` matters only to reduce_input(), which takes the input as read; a
+/// Graph is acyclic by construction.
 struct ReduceOptions {
   KindFilter filter{};
   ReductionMode mode = ReductionMode::Exact;
+  CycleMode cycles = CycleMode::Error;
   friend bool operator==(const ReduceOptions&, const ReduceOptions&) = default;
 };
 

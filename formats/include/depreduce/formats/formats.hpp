@@ -36,7 +36,8 @@ enum class Format {
 /// otherwise. Cost: O(1).
 Format parse_format(std::string_view name);
 
-/// Reads \p path in \p format. With Format::Auto the extension decides
+/// Reads \p path in \p format ("-" = standard input, named "<stdin>" in
+/// messages, its format sniffed from the content). With Format::Auto the extension decides
 /// (.dot/.gv -> DOT, .stg -> STG, .json -> WfJSON, .xml/.dax -> DAX); any
 /// other extension is sniffed from the first significant byte ('{' or '['
 /// -> JSON, '<' -> DAX, a digit -> STG, anything else -> DOT).
@@ -44,6 +45,10 @@ Format parse_format(std::string_view name);
 /// \throws InputError for unreadable files and for everything the chosen
 ///   reader rejects. Cost: one read of the file plus the reader's cost.
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
+
+/// read_graph() of text already read from \p path (the extension of \p path,
+/// unless it is "-", then the content decide the format with Format::Auto).
+InputGraph read_graph_text(std::string_view text, const std::string& path, Format format = Format::Auto);
 
 /// Reads Graphviz DOT with Graphviz's own parser (cgraph), so it accepts
 /// exactly what Graphviz accepts. Returns nodes in cgraph creation order (the
@@ -127,15 +132,46 @@ std::string write_json_summary(const Graph& g);
 ///   Cost: O(content.size()).
 void write_file_atomically(const std::string& path, std::string_view content);
 
+/// An output written piece by piece (for results too big to hold twice, e.g.
+/// `reduce --json` of a large graph), with write_file_atomically()'s
+/// guarantee: the constructor checks the path and opens a temporary file in
+/// the same folder ("-" = stdout, written as it comes; a device or FIFO is
+/// written in place); commit() renames it into place. Destroyed without
+/// commit() (an exception), the temporary is removed and \p path is untouched.
+/// write() buffers 64 KiB. Not copyable.
+/// \throws InputError as write_file_atomically(), from any member.
+class AtomicOutput {
+public:
+  explicit AtomicOutput(std::string path);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  /// Appends \p content. Cost: amortised O(content.size()).
+  void write(std::string_view content);
+  /// Flushes, syncs and renames the temporary into place. Call once.
+  void commit();
+
+private:
+  enum class Mode { Stdout, Direct, Temporary, Done };
+  std::string path_, target_, tmp_, buffer_;
+  int fd_ = -1;
+  Mode mode_ = Mode::Done;
+  void flush();
+  [[noreturn]] void fail(const std::string& problem);
+};
+
 /// Checks, without writing, what write_file_atomically() would refuse before
 /// writing: an empty path, a link that does not resolve, a folder, a missing
 /// folder. For commands that write only after a long computation.
 /// \throws InputError as write_file_atomically(). Cost: a few stat calls.
 void check_output_path(const std::string& path);
 
-/// Reads a whole file. \throws InputError if it cannot be read (missing,
-/// a folder, an I/O error). Cost: O(file size).
+/// Reads a whole file ("-" = all of standard input). \throws InputError if
+/// it cannot be read (missing, a folder, an I/O error). Cost: O(file size).
 std::string read_file(const std::string& path);
+
+/// The name messages use for the input \p path: "<stdin>" for "-", else \p path.
+std::string input_name(const std::string& path);
 
 } // namespace depreduce::formats
 
