@@ -71,11 +71,15 @@ std::string read_file(const std::string& path) {
   return out;
 }
 
-InputGraph read_graph(const std::string& path, Format format) {
-  std::string text = read_file(path);
+Format resolve_format(const std::string& path, std::string_view text, Format format) {
   if (format == Format::Auto) format = from_extension(path);
   if (format == Format::Auto) format = sniff(text);
-  switch (format) {
+  return format;
+}
+
+InputGraph read_graph(const std::string& path, Format format) {
+  std::string text = read_file(path);
+  switch (resolve_format(path, text, format)) {
   case Format::Stg: return read_stg(text, path);
   case Format::WfJson: return read_wfjson(text, path);
   case Format::Dax: return read_dax(text, path);

@@ -25,7 +25,7 @@ namespace depreduce::formats {
 /// Input formats.
 enum class Format {
   Auto,   ///< Decide from the extension, then from the content.
-  Dot,    ///< Graphviz DOT (read with Graphviz's own cgraph parser).
+  Dot,    ///< Graphviz DOT (the one-pass reader; twin: reference::read_dot, cgraph).
   Stg,    ///< Kasahara Standard Task Graph.
   WfJson, ///< WfCommons WfFormat JSON, schema 1.5.
   Dax,    ///< Pegasus DAX XML.
@@ -36,6 +36,11 @@ enum class Format {
 /// otherwise. Cost: O(1).
 Format parse_format(std::string_view name);
 
+/// The format read_graph() reads \p text (the contents of \p path) in:
+/// \p format unless Auto, else by extension, else sniffed (see read_graph()).
+/// Cost: O(1) (looks at the first significant bytes only).
+Format resolve_format(const std::string& path, std::string_view text, Format format);
+
 /// Reads \p path in \p format. With Format::Auto the extension decides
 /// (.dot/.gv -> DOT, .stg -> STG, .json -> WfJSON, .xml/.dax -> DAX); any
 /// other extension is sniffed from the first significant byte ('{' or '['
@@ -45,8 +50,10 @@ Format parse_format(std::string_view name);
 ///   reader rejects. Cost: one read of the file plus the reader's cost.
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
 
-/// Reads Graphviz DOT with Graphviz's own parser (cgraph), so it accepts
-/// exactly what Graphviz accepts. Returns nodes in cgraph creation order (the
+/// Reads Graphviz DOT in one pass, without Graphviz: the whole language
+/// cgraph accepts, read as cgraph reads it (its twin, held to it by
+/// fuzz_dot_reader_diff, is formats::reference::read_dot(), which is cgraph).
+/// Returns nodes in creation order (the
 /// order of first mention), edges in the order written (parallel edges and
 /// self-loops kept), the graph name, strictness, graph attributes, the
 /// top-level `node [...]`/`edge [...]` defaults, per node/edge the attributes
@@ -56,10 +63,14 @@ InputGraph read_graph(const std::string& path, Format format = Format::Auto);
 /// are removed from the attribute lists. Lines: a node carries the line of its
 /// first mention, an edge the line on which its edge statement ends.
 /// \p file names the source in messages.
-/// \throws InputError for syntax errors (with cgraph's line), undirected
-///   graphs, more than one graph, NUL bytes, and malformed model attributes.
-/// Thread-safety: cgraph keeps global state; calls are serialized internally.
-/// Cost: O(size of text + (n + m) log m).
+/// \throws InputError for syntax errors (the line of the token cgraph would
+///   stop at), nesting or edge chains deeper than cgraph's parser stack,
+///   undirected graphs, more than one graph, NUL bytes, and malformed model
+///   attributes. Never aborts, never reads out of bounds.
+/// Thread-safety: no global state; concurrent calls are fine.
+/// Cost: O(size of text + n + m) time (one pass, then one pass over the
+/// attribute assignments); memory O(n + m + distinct strings) besides the
+/// result, strings kept as views into \p text while reading.
 InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
 
 /// Reads a Kasahara STG file: line 1 = n real tasks, then n+2 task lines
