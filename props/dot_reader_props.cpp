@@ -49,6 +49,8 @@ InputGraph gen_graph() {
   InputGraph g;
   g.file = "gen";
   g.name = *rc::gen::inRange(0, 3) == 0 ? std::string() : gen_text(false);
+  if (g.name.size() > 1 && g.name[0] == '%' && g.name.find_first_not_of("0123456789", 1) == std::string::npos)
+    g.name += "x"; // "%<digits>" is cgraph's name for an anonymous graph (docs/formats.md)
   g.strict = *rc::gen::inRange(0, 4) == 0;
   const int n = *rc::gen::inRange(1, 12);
   const bool engines = *rc::gen::inRange(0, 2) == 0;
@@ -85,11 +87,18 @@ InputGraph gen_graph() {
     e.input_index = static_cast<std::uint32_t>(i);
     g.edges.push_back(std::move(e));
   }
+  // A reader keeps per node/edge only the values that differ from the default.
+  auto differing = [](AttrList& a, const AttrList& defaults) {
+    std::erase_if(a, [&](const auto& kv) { const std::string* d = find_attr(defaults, kv.first); return d && *d == kv.second; });
+  };
+  for (Node& v : g.nodes) differing(v.attrs, g.node_defaults);
+  for (Edge& e : g.edges) differing(e.attrs, g.edge_defaults);
   const int subs = *rc::gen::inRange(0, 3);
   for (int i = 0; i < subs; ++i) {
     Subgraph s;
     s.name = *rc::gen::inRange(0, 2) ? "cluster_" + std::to_string(i) : std::string();
     s.attrs = gen_attrs(1);
+    differing(s.attrs, g.graph_attrs); // a subgraph keeps what differs from its parent
     for (int k = 0; k < n; ++k)
       if (*rc::gen::inRange(0, 3) == 0) s.nodes.push_back(static_cast<NodeId>(k));
     g.subgraphs.push_back(std::move(s));
