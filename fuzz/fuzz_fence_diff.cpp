@@ -2,7 +2,8 @@
 ///
 /// \file
 /// bytes -> random orchestration program (testing::random_fence_program:
-/// every compressed and fallback shape) -> every registered pass
+/// every compressed and fallback shape, phase chains, copies and array(n)
+/// inits included) -> every registered pass
 /// (testing::fence_pass_impls: ExpandManualPhaseFence first) -> the
 /// interpreter (reference/) runs both -> compare. Aborts, printing the program
 /// before and after, when happens-before among the real tasks differs, when

@@ -55,7 +55,11 @@ std::string attrs_text(AttrList a) {
 
 void subgraph_text(const Graph& g, const Subgraph& s, int depth, std::string& out) {
   out += std::string(static_cast<std::size_t>(depth) * 2, ' ') + "S [" + s.name + "] " + attrs_text(s.attrs) + ":";
-  for (NodeId v : s.nodes) out += " [" + g.nodes.at(v).name + "]";
+  // Members in node order: cgraph lists them in the order nodes were created,
+  // which the writer changes on engine graphs not in program order.
+  std::vector<NodeId> members = s.nodes;
+  std::sort(members.begin(), members.end());
+  for (NodeId v : members) out += " [" + g.nodes.at(v).name + "]";
   out += "\n";
   for (const Subgraph& c : s.children) subgraph_text(g, c, depth + 1, out);
 }

@@ -2,14 +2,17 @@
 ///
 /// \file
 /// Random orchestration programs (testing/phase_fence.hpp: every compressed
-/// and every fallback shape, random sizes, trip counts and wrapping loops)
+/// and every fallback shape, phase chains, ping-pong and their unsafe
+/// look-alikes included, with copies `x = a` and `iter(acc = array(n))`
+/// inits; random sizes, trip counts and wrapping loops)
 /// through the pass, checked against the interpreter oracle (reference/):
 ///  - happens-before among the real tasks is identical before and after;
 ///  - the barriers are exactly the ones the generator built for (N, M), every
 ///    fallback consumer keeps its deps for its shape's reason, and with
 ///    constant trip counts the dynamic edge count drops by exactly
 ///    sum(times * (N*M - (N+M)));
-///  - the pass is idempotent; fallback-only programs get no barrier;
+///  - the pass is idempotent; fallback-only programs get no barrier, and in
+///    mixed programs no consumer of a fallback snippet is rewritten;
 ///  - print -> parse -> print is stable, before and after the pass.
 /// Every property runs over every registered pass (testing::fence_pass_impls:
 /// ours, plus any a team registers), judged by the oracle, not by our pass.

@@ -930,3 +930,93 @@ TEST(Files, JsonSummary) {
 }
 
 } // namespace
+
+// ---- Model attributes, decoded independently (issue 14, item 4) ----------
+// Both twins receive kinds, flags, engine, async and barrier already parsed
+// by the reader (and its parse_kinds/parse_flags), so the reader's decoding
+// is checked here against the documented spellings (docs/formats.md), with
+// the expected value built by the test from a table of its own, not by the
+// code under test.
+
+namespace {
+// Bit i of a kinds set: flow, anti, output, ordered (the docs' order).
+const std::vector<std::vector<std::string>> kKindSpellings = {
+    {"flow", "raw", "FLOW", "Raw"}, {"anti", "war", "ANTI", "War"}, {"output", "waw", "Output", "WAW"},
+    {"ordered", "ORDERED", "Ordered"}};
+} // namespace
+
+TEST(ModelAttributes, EveryKindsSpellingReadsAsItsSet) {
+  for (unsigned subset = 0; subset < 16; ++subset)
+    for (unsigned variant = 0; variant < 4; ++variant)
+      for (const char* separator : {"|", ",", " | ", ", "}) {
+        std::string value;
+        unsigned bits = 0;
+        // Kinds listed highest first on odd variants: order must not matter.
+        for (unsigned k = 0; k < 4; ++k) {
+          const unsigned i = variant % 2 ? 3 - k : k;
+          if (!(subset & (1u << i))) continue;
+          if (!value.empty()) value += separator;
+          value += kKindSpellings[i][variant % kKindSpellings[i].size()];
+          bits |= 1u << i;
+        }
+        const std::string dot =
+            value.empty() ? "digraph { a -> b; }" : "digraph { a -> b [kind=\"" + value + "\"]; }";
+        const InputGraph g = read_dot(dot);
+        ASSERT_EQ(g.edges.size(), 1u);
+        EXPECT_EQ(g.edges[0].kinds.bits(), bits) << dot;
+        EXPECT_EQ(g.edges[0].flags.bits(), 1u) << dot << ": the default is WAIT";
+        EXPECT_EQ(g.edges[0].retain_only_kinds.bits(), 0u);
+        EXPECT_FALSE(g.edges[0].unlabelled_wait_part);
+      }
+}
+
+TEST(ModelAttributes, EveryFlagsSpellingReadsAsItsSet) {
+  const std::vector<std::pair<std::string, unsigned>> cases = {
+      {"wait", 1},        {"WAIT", 1},        {"retain", 2},        {"Retain", 2},
+      {"wait|retain", 3}, {"retain,wait", 3}, {"WAIT | RETAIN", 3}, {"wait,wait", 1}};
+  for (const auto& [value, bits] : cases) {
+    const std::string dot = "digraph { a -> b [flags=\"" + value + "\"]; }";
+    const InputGraph g = read_dot(dot);
+    ASSERT_EQ(g.edges.size(), 1u);
+    EXPECT_EQ(g.edges[0].flags.bits(), bits) << dot;
+    EXPECT_TRUE(g.edges[0].kinds.empty()) << dot;
+  }
+  for (const char* bad : {"wiat", "wait|hold", "ordered"})
+    EXPECT_THROW(read_dot(std::string("digraph { a -> b [flags=\"") + bad + "\"]; }"), InputError) << bad;
+}
+
+TEST(ModelAttributes, NodeAttributeSpellingsReadAsDocumented) {
+  struct Case {
+    std::string attrs;
+    Engine engine;
+    std::uint32_t async;
+    bool barrier;
+  };
+  const std::vector<Case> cases = {
+      {"", kNoEngine, 0, false},
+      {"engine=0", 0, 0, false},
+      {"engine=7", 7, 0, false},
+      {"engine=none", kNoEngine, 0, false},
+      {"engine=NONE, async=3", kNoEngine, 3, false},
+      {"engine=1, async=0", 1, 0, false},
+      {"engine=1, async=inf", 1, kAsyncInfinite, false},
+      {"engine=1, async=INF", 1, kAsyncInfinite, false},
+      {"engine=2, barrier=true", 2, 0, true},
+      {"engine=2, barrier=yes", 2, 0, true},
+      {"engine=2, barrier=1", 2, 0, true},
+      {"engine=2, barrier=TRUE", 2, 0, true},
+      {"engine=2, barrier=false", 2, 0, false},
+      {"engine=2, barrier=no", 2, 0, false},
+      {"engine=2, barrier=0", 2, 0, false},
+  };
+  for (const Case& c : cases) {
+    const std::string dot = "digraph { graph [engines=8]; a [" + c.attrs + "]; }";
+    const InputGraph g = read_dot(dot);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    EXPECT_EQ(g.nodes[0].engine, c.engine) << dot;
+    EXPECT_EQ(g.nodes[0].async_window, c.async) << dot;
+    EXPECT_EQ(g.nodes[0].barrier, c.barrier) << dot;
+  }
+  for (const char* bad : {"engine=-1", "engine=x", "async=-2", "async=infinite", "barrier=maybe"})
+    EXPECT_THROW(read_dot(std::string("digraph { a [") + bad + "]; }"), InputError) << bad;
+}

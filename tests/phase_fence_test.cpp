@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "depreduce/error.hpp"
 #include "depreduce/formats/orchestration_text.hpp"
 #include "depreduce/phase_fence.hpp"
@@ -737,6 +739,12 @@ const char* kCanonical = R"(orchestration func main(n, m) {
     auto {
       z = submit(after, [], deps=[fence])
     }
+    view = tids
+    out = for p in seq(2) iter(cur = array(4)) {
+      v = submit(fill, [p], deps=[view])
+      cur1 = update(cur, p, v)
+      yield cur1
+    }
   }
 }
 
@@ -754,6 +762,9 @@ TEST(OrchestrationText, CanonicalTextOfEveryConstructPrintsBackUnchanged) {
   EXPECT_EQ(loop.results, (std::vector<std::string>{"last", "fin"}));
   EXPECT_EQ(std::get<std::string>(loop.trip), "n");
   EXPECT_EQ(loop.iter_args[1].init, "tids");
+  EXPECT_EQ(std::get<orch::Copy>(scope.body[8].node), (orch::Copy{"view", "tids"}));
+  const auto& fresh = std::get<orch::Loop>(scope.body[9].node);
+  EXPECT_EQ(fresh.iter_args[0].init_length, orch::IntAtom(std::int64_t{4}));
 }
 
 TEST(OrchestrationText, CommentsAndLayoutDoNotMatter) {
@@ -895,3 +906,485 @@ TEST_F(FenceCli, BadInputExitsTwoWithFileLineColumn) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Phase chain (issue 16): alias safety per storage instance
+//===----------------------------------------------------------------------===//
+
+/// The issue's example, with the sizes as parameters: `phases` sequential
+/// phases; the iteration argument T (first: `f`, n slots, filled) is the dep of
+/// `per` consumers in each of n parallel iterations; each phase writes a fresh
+/// `array(n)` (\p fresh: a statement, or "expr" for an `iter(acc = array(n))`
+/// init) and yields it as the next T.
+std::string chain(int n, int phases, int per, bool expr_init = false) {
+  std::string ns = std::to_string(n);
+  std::string body = producer("f", n) + "    out = for ph in seq(" + std::to_string(phases) + ") iter(T = f) {\n";
+  if (!expr_init) body += "      nxt = array(" + ns + ")\n";
+  body += "      n2 = for b in parallel(" + ns + ") iter(acc = " + (expr_init ? "array(" + ns + ")" : std::string("nxt")) +
+          ") {\n";
+  for (int c = 1; c < per; ++c) body += "        x" + std::to_string(c) + " = submit(k, [ph, b], deps=[T])\n";
+  body += "        s = submit(k, [ph, b], deps=[T])\n"
+          "        acc1 = update(acc, b, s)\n"
+          "        yield acc1\n"
+          "      }\n"
+          "      yield n2\n"
+          "    }\n";
+  return manual_main(body);
+}
+
+TEST(PhaseChain, IssueExampleOneBarrierPerPhaseBeforeTheParallelLoop) {
+  FenceRun r = run(chain(3, 4, 1));
+  // Each phase: 3 consumers x all 3 slots of T = 9 edges; 4 phases = 36.
+  // After: per phase T -> barrier (3) + barrier -> 3 consumers = 6; 4 x 6 = 24.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  const auto& b = r.summary.barriers[0];
+  EXPECT_EQ(b.array, "T");
+  EXPECT_EQ(b.loop_var, "b"); // inside the seq body, before the parallel loop
+  EXPECT_EQ(b.n, 3u);
+  EXPECT_EQ(b.m, 3u);
+  EXPECT_TRUE(r.summary.kept.empty());
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
+  EXPECT_EQ(r.cmp.dummies_after, 4u); // one barrier per phase
+  const std::string printed = orch::print(r.after);
+  EXPECT_NE(printed.find("      nxt = array(3)\n"
+                         "      phase_fence_barrier_0 = system.task_dummy() {dummy_task = true, manual_dep_edges = [T]}\n"
+                         "      n2 = for b in parallel(3) iter(acc = nxt) {\n"
+                         "        s = submit(k, [ph, b], deps=[phase_fence_barrier_0])\n"),
+            std::string::npos)
+      << printed;
+}
+
+TEST(PhaseChain, OtherSizesTwoConsumersPerIteration) {
+  FenceRun r = run(chain(4, 3, 2));
+  // N = 4, M = 4 iterations x 2 = 8: per phase 32 -> 12; 3 phases: 96 -> 36.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].n, 4u);
+  EXPECT_EQ(r.summary.barriers[0].m, 8u);
+  EXPECT_EQ(r.summary.barriers[0].sites, 2u);
+  EXPECT_EQ(r.cmp.edges_before, 96u);
+  EXPECT_EQ(r.cmp.edges_after, 36u);
+  EXPECT_EQ(r.cmp.dummies_after, 3u);
+}
+
+TEST(PhaseChain, FreshCarrierAsExpressionInit) {
+  // iter(acc = array(3)): new storage each time the parallel loop starts, so
+  // once per phase, exactly like `nxt = array(3)` before it.
+  FenceRun r = run(chain(3, 4, 1, true));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].array, "T");
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
+}
+
+TEST(PhaseChain, ThreeLevelsCarrierPassedDownToAnInnerLoop) {
+  // seq ph -> parallel b (carrier acc) -> parallel q (carrier acc2 = acc,
+  // written there). The consumers in q hoist to b (T is stable for b) but not
+  // to ph (T is ph's iteration argument): N = 4, M = 2 x 4 = 8.
+  // Per phase 4*8 = 32 -> 4 + 8 = 12; 3 phases: 96 -> 36.
+  FenceRun r = run(manual_main(producer("f", 4) +
+                               "    out = for ph in seq(3) iter(T = f) {\n"
+                               "      nxt = array(4)\n"
+                               "      n2 = for b in parallel(2) iter(acc = nxt) {\n"
+                               "        r = for q in parallel(4) iter(acc2 = acc) {\n"
+                               "          s = submit(k, [ph, b, q], deps=[T])\n"
+                               "          acc3 = update(acc2, q, s)\n"
+                               "          yield acc3\n"
+                               "        }\n"
+                               "        yield r\n"
+                               "      }\n"
+                               "      yield n2\n"
+                               "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "b");
+  EXPECT_EQ(r.summary.barriers[0].n, 4u);
+  EXPECT_EQ(r.summary.barriers[0].m, 8u);
+  EXPECT_EQ(r.cmp.edges_before, 96u);
+  EXPECT_EQ(r.cmp.edges_after, 36u);
+  EXPECT_EQ(r.cmp.dummies_after, 3u);
+}
+
+TEST(PhaseChain, ThreeLevelsChainInsideAnOuterSequentialLoop) {
+  // The issue's chain repeated twice by an outer loop: the barrier stays in the
+  // phase body and runs 2 x 4 = 8 times; 2 x 36 = 72 -> 2 x 24 = 48.
+  FenceRun r = run(manual_main(producer("f", 3) +
+                               "    for rep in seq(2) {\n"
+                               "      out = for ph in seq(4) iter(T = f) {\n"
+                               "        nxt = array(3)\n"
+                               "        n2 = for b in parallel(3) iter(acc = nxt) {\n"
+                               "          s = submit(k, [rep, ph, b], deps=[T])\n"
+                               "          acc1 = update(acc, b, s)\n"
+                               "          yield acc1\n"
+                               "        }\n"
+                               "        yield n2\n"
+                               "      }\n"
+                               "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].loop_var, "b");
+  EXPECT_EQ(r.cmp.edges_before, 72u);
+  EXPECT_EQ(r.cmp.edges_after, 48u);
+  EXPECT_EQ(r.cmp.dummies_after, 8u);
+}
+
+/// Ping-pong: phases alternate between two preallocated arrays; `cur` is read,
+/// `other` written, then they swap. \p init_other and \p yields vary the shape.
+std::string ping_pong(const std::string& init_other, const std::string& yields) {
+  return manual_main(producer("bufA", 3) + "    bufB = array(3)\n" +
+                     "    outA, outB = for ph in seq(4) iter(cur = bufA, other = " + init_other + ") {\n" +
+                     "      n2 = for b in parallel(3) iter(acc = other) {\n"
+                     "        s = submit(k, [ph, b], deps=[cur])\n"
+                     "        acc1 = update(acc, b, s)\n"
+                     "        yield acc1\n"
+                     "      }\n"
+                     "      yield " + yields + "\n"
+                     "    }\n");
+}
+
+TEST(PhaseChain, PingPongBetweenTwoPreallocatedArrays) {
+  // cur and other are different storages at every phase start (distinct
+  // inits; the yields n2 = other's storage and cur swap them), so writing
+  // `other` never touches `cur`: 4 x 9 = 36 -> 4 x 6 = 24.
+  FenceRun r = run(ping_pong("bufB", "n2, cur"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].array, "cur");
+  EXPECT_EQ(r.summary.barriers[0].n, 3u);
+  EXPECT_EQ(r.summary.barriers[0].m, 3u);
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
+}
+
+TEST(PhaseChain, TwoChainedArraysGetTwoBarriersPerPhase) {
+  // Two chains advanced by one phase loop: consumers of T and of U in the
+  // same parallel loop, each writing its own fresh carrier.
+  // Per phase 2 x (3*3) = 18 -> 2 x 6 = 12; 2 phases: 36 -> 24.
+  FenceRun r = run(manual_main(producer("f", 3) + producer("g", 3) +
+                               "    o1, o2 = for ph in seq(2) iter(T = f, U = g) {\n"
+                               "      nt = array(3)\n"
+                               "      nu = array(3)\n"
+                               "      r1, r2 = for b in parallel(3) iter(at = nt, au = nu) {\n"
+                               "        s = submit(k, [ph, b], deps=[T])\n"
+                               "        u = submit(k, [ph, b], deps=[U])\n"
+                               "        at1 = update(at, b, s)\n"
+                               "        au1 = update(au, b, u)\n"
+                               "        yield at1, au1\n"
+                               "      }\n"
+                               "      yield r1, r2\n"
+                               "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 2u);
+  EXPECT_EQ(r.summary.barriers[0].array, "T");
+  EXPECT_EQ(r.summary.barriers[1].array, "U");
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
+}
+
+TEST(PhaseChain, CopiesAreFollowedToTheArrayTheyName) {
+  // `view = T` in the consumer loop and `alias = f` before the phases: the
+  // consumers depend on T through the copy; the barrier names T itself.
+  FenceRun r = run(manual_main(producer("f", 3) +
+                               "    alias = f\n"
+                               "    out = for ph in seq(4) iter(T = alias) {\n"
+                               "      nxt = array(3)\n"
+                               "      n2 = for b in parallel(3) iter(acc = nxt) {\n"
+                               "        view = T\n"
+                               "        s = submit(k, [ph, b], deps=[view])\n"
+                               "        acc1 = update(acc, b, s)\n"
+                               "        yield acc1\n"
+                               "      }\n"
+                               "      yield n2\n"
+                               "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].array, "T");
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
+}
+
+TEST(PhaseChain, CopyOfAStableArrayBeforeTheLoopCompresses) {
+  FenceRun r = run(manual_main(producer("tids", 4) +
+                               "    for j in parallel(4) {\n"
+                               "      v = tids\n"
+                               "      c = submit(consume, [j], deps=[v])\n"
+                               "    }\n"));
+  // N = 4, M = 4: 16 -> 8; the barrier (before the loop) names tids.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].array, "tids");
+  EXPECT_EQ(r.cmp.edges_before, 16u);
+  EXPECT_EQ(r.cmp.edges_after, 8u);
+}
+
+TEST(PhaseChain, NestedLoopResultOverTOutsideTheConsumerLoopCompresses) {
+  // rv (a result of a loop over T) is defined in the phase body, outside the
+  // parallel loop, so it is stable there: it is T's storage, and the parallel
+  // loop writes only its fresh carrier. 36 -> 24. (Inside the parallel loop it
+  // is return-value: PhaseChainUnsafe.NestedLoopReturnVarAsTheDepArray.)
+  FenceRun r = run(manual_main(producer("f", 3) +
+                               "    out = for ph in seq(4) iter(T = f) {\n"
+                               "      rv = for q in seq(1) iter(x = T) {\n"
+                               "        yield x\n"
+                               "      }\n"
+                               "      n2 = for b in parallel(3) iter(acc = array(3)) {\n"
+                               "        s = submit(k, [ph, b], deps=[rv])\n"
+                               "        acc1 = update(acc, b, s)\n"
+                               "        yield acc1\n"
+                               "      }\n"
+                               "      yield n2\n"
+                               "    }\n"));
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  EXPECT_EQ(r.summary.barriers[0].array, "rv");
+  EXPECT_EQ(r.cmp.edges_before, 36u);
+  EXPECT_EQ(r.cmp.edges_after, 24u);
+}
+
+//===--- looks like a chain, but is unsafe ----------------------------------===//
+
+/// The chain with \p consumer_body as the parallel loop's body (after the
+/// consumer `s`) and \p carrier_init as its carrier.
+std::string chain_with(const std::string& carrier_init, const std::string& consumer_body,
+                       const std::string& seq_yield = "n2", const std::string& before_loop = "") {
+  return manual_main(producer("f", 3) + "    out = for ph in seq(4) iter(T = f) {\n" + "      nxt = array(3)\n" +
+                     before_loop + "      n2 = for b in parallel(3) iter(acc = " + carrier_init + ") {\n" +
+                     "        s = submit(k, [ph, b], deps=[T])\n" + consumer_body + "      }\n" +
+                     "      yield " + seq_yield + "\n" + "    }\n");
+}
+
+TEST(PhaseChainUnsafe, BodyWritesTsOwnStorage) {
+  FenceRun r = run(chain_with("nxt", "        w = update(T, b, s)\n"
+                                     "        acc1 = update(acc, b, s)\n"
+                                     "        yield acc1\n"));
+  expect_fallback(r, FenceFallback::UpdatedInBody, 1);
+}
+
+TEST(PhaseChainUnsafe, BodyWritesThroughACopyOfT) {
+  // A copy is the array it copies (the pass follows copies): updated-in-body.
+  FenceRun r = run(chain_with("nxt", "        x = T\n"
+                                     "        x1 = update(x, b, s)\n"
+                                     "        acc1 = update(acc, b, s)\n"
+                                     "        yield acc1\n"));
+  expect_fallback(r, FenceFallback::UpdatedInBody, 1);
+}
+
+TEST(PhaseChainUnsafe, TsStorageEscapesIntoTheCarrier) {
+  // The carrier starts fresh, but its first yield is update(T, ...): from the
+  // second iteration on, acc is T's storage and is written.
+  FenceRun r = run(chain_with("nxt", "        acc1 = update(T, b, s)\n"
+                                     "        acc2 = update(acc, b, s)\n"
+                                     "        yield acc1\n"));
+  ASSERT_TRUE(r.summary.barriers.empty());
+  ASSERT_EQ(r.summary.kept.size(), 1u);
+  EXPECT_EQ(r.summary.kept[0].reason, FenceFallback::UpdatedInBody);
+}
+
+TEST(PhaseChainUnsafe, CarrierIsTItselfAndTheSeqLoopYieldsT) {
+  // iter(acc = T) writes T's storage; the phase yields T itself after writing it.
+  FenceRun r = run(chain_with("T", "        acc1 = update(acc, b, s)\n"
+                                   "        yield acc1\n",
+                              "T"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 1);
+}
+
+TEST(PhaseChainUnsafe, CarrierIsACopyOfT) {
+  FenceRun r = run(chain_with("cp", "        acc1 = update(acc, b, s)\n"
+                                    "        yield acc1\n",
+                              "n2", "      cp = T\n"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 1);
+}
+
+TEST(PhaseChainUnsafe, NestedLoopReturnVarAsTheDepArray) {
+  FenceRun r = run(manual_main(producer("f", 3) +
+                               "    out = for ph in seq(4) iter(T = f) {\n"
+                               "      nxt = array(3)\n"
+                               "      n2 = for b in parallel(3) iter(acc = nxt) {\n"
+                               "        rv = for q in seq(1) iter(x = T) {\n"
+                               "          yield x\n"
+                               "        }\n"
+                               "        s = submit(k, [ph, b], deps=[rv])\n"
+                               "        acc1 = update(acc, b, s)\n"
+                               "        yield acc1\n"
+                               "      }\n"
+                               "      yield n2\n"
+                               "    }\n"));
+  expect_fallback(r, FenceFallback::ReturnValue, 1);
+}
+
+TEST(PhaseChainUnsafe, ConsumersReadTheCarrierThemselves) {
+  FenceRun r = run(chain_with("nxt", "        c = submit(k, [ph, b], deps=[acc])\n"
+                                     "        acc1 = update(acc, b, s)\n"
+                                     "        yield acc1\n"));
+  // s (on T) still compresses; c reads the loop's own iteration argument.
+  ASSERT_EQ(r.summary.barriers.size(), 1u);
+  ASSERT_EQ(r.summary.kept.size(), 1u);
+  EXPECT_EQ(r.summary.kept[0].submit, "c");
+  EXPECT_EQ(r.summary.kept[0].reason, FenceFallback::LoopIterArg);
+}
+
+TEST(PhaseChainUnsafe, PingPongStartingFromOneArrayTwice) {
+  // cur and other start as the same storage: writing other writes cur.
+  FenceRun r = run(ping_pong("bufA", "n2, cur"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 1);
+}
+
+TEST(PhaseChainUnsafe, PingPongThatDoesNotSwap) {
+  // Yielding n2 for both: from the second phase on cur and other are one storage.
+  FenceRun r = run(ping_pong("bufB", "n2, n2"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 1);
+}
+
+TEST(PhaseChainUnsafe, FreshArrayOfTheOuterLoopIsNotFreshForTheInnerOne) {
+  // The consumers read nxt (made in the phase body, outside the parallel loop)
+  // while the parallel loop writes nxt through its carrier: unsafe, although
+  // nxt is "fresh" per phase.
+  FenceRun r = run(manual_main(producer("f", 3) +
+                               "    out = for ph in seq(4) iter(T = f) {\n"
+                               "      nxt = array(3)\n"
+                               "      n2 = for b in parallel(3) iter(acc = nxt) {\n"
+                               "        s = submit(k, [ph, b], deps=[nxt])\n"
+                               "        acc1 = update(acc, b, s)\n"
+                               "        yield acc1\n"
+                               "      }\n"
+                               "      yield n2\n"
+                               "    }\n"));
+  expect_fallback(r, FenceFallback::UpdatedThroughAlias, 1);
+}
+
+//===--- the IR's copies and expression inits -------------------------------===//
+
+TEST(OrchestrationText, CopiesAndExpressionInitsParseAndPrint) {
+  const char* text = "orchestration func main(n) {\n"
+                     "  manual {\n"
+                     "    a = array(2)\n"
+                     "    b = a\n"
+                     "    m = n\n"
+                     "    r, r2, r3 = for i in seq(m) iter(t = array(4), u = b, v = array(n)) {\n"
+                     "      yield t, u, v\n"
+                     "    }\n"
+                     "  }\n"
+                     "}\n";
+  orch::Program p = parse_orchestration(text);
+  EXPECT_EQ(orch::print(p), text);
+  const auto& scope = std::get<orch::Scope>(p.functions[0].body[0].node);
+  const auto& copy = std::get<orch::Copy>(scope.body[1].node);
+  EXPECT_EQ(copy.result, "b");
+  EXPECT_EQ(copy.source, "a");
+  const auto& loop = std::get<orch::Loop>(scope.body[3].node);
+  ASSERT_TRUE(loop.iter_args[0].init_length.has_value());
+  EXPECT_EQ(std::get<std::int64_t>(*loop.iter_args[0].init_length), 4);
+  EXPECT_TRUE(loop.iter_args[0].init.empty());
+  EXPECT_EQ(loop.iter_args[1].init, "b");
+  EXPECT_EQ(std::get<std::string>(*loop.iter_args[2].init_length), "n");
+}
+
+TEST(OrchestrationText, CopyAndExpressionInitErrors) {
+  const ParseErrorCase cases[] = {
+      {"orchestration func main() {\n  b = nope\n}\n", 2, 3, "use of undefined name 'nope'"},
+      {"orchestration func main() {\n  a = array(1)\n  b, c = a\n}\n", 3, 3, "a copy has exactly one result"},
+      {"orchestration func main() {\n  a = array(1)\n  b = frob(a)\n}\n", 3, 7,
+       "unknown operation 'frob' (expected array, update, submit or system.task_dummy)"},
+      {"orchestration func main() {\n  for i in seq(1) iter(t = array(-2)) {\n    yield t\n  }\n}\n", 2, 3,
+       "array length must be >= 0"},
+      {"orchestration func main() {\n  for i in seq(1) iter(t = array(k)) {\n    yield t\n  }\n}\n", 2, 3,
+       "use of undefined name 'k'"},
+      {"orchestration func main() {\n  t = submit(k, [])\n  for i in seq(1) iter(a = array(2)) {\n    yield t\n  }\n}\n",
+       3, 3, "yielded 't' is TaskId but iteration argument 'a' is Array[TASK_ID]"},
+      {"orchestration func main() {\n  for i in seq(1) iter(a = array) {\n    yield a\n  }\n}\n", 2, 28,
+       "expected an initial value (a name or array(n)), found keyword 'array'"},
+  };
+  for (const ParseErrorCase& c : cases) {
+    try {
+      parse_orchestration(c.text, "bad.orch");
+      ADD_FAILURE() << "no error for:\n" << c.text;
+    } catch (const OrchestrationSyntaxError& e) {
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_EQ(e.column(), c.col) << e.what();
+      EXPECT_EQ(e.problem(), c.message);
+    }
+  }
+}
+
+TEST(PhaseFence, IterArgWithBothANameAndArrayInitIsRejected) {
+  orch::Program p = parse_orchestration("orchestration func main() {\n  a = array(1)\n"
+                                        "  for i in seq(1) iter(t = a) {\n    yield t\n  }\n}\n");
+  auto& loop = std::get<orch::Loop>(p.functions[0].body[1].node);
+  loop.iter_args[0].init_length = orch::IntAtom(std::int64_t{2});
+  auto problem = orch::find_problem(p);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(problem->message, "iteration argument 't' has both a name and array(n) as init");
+  EXPECT_THROW(depreduce::expand_manual_phase_fence(p), depreduce::InputError);
+}
+
+TEST(PhaseFenceOracle, CopiesShareStorageAndExpressionInitsAreNewEachTime) {
+  // x = a is a's storage: the update through x is seen by a dep on a.
+  // iter(t = array(1)) is new storage each time the inner loop starts, so the
+  // second run of the inner loop does not see the first run's task.
+  orch::Program p = parse_orchestration("orchestration func main() {\n"
+                                        "  a = array(1)\n"
+                                        "  x = a\n"
+                                        "  t0 = submit(p, [])\n"
+                                        "  x1 = update(x, 0, t0)\n"
+                                        "  c = submit(c, [], deps=[a])\n"
+                                        "  for o in seq(2) {\n"
+                                        "    r = for i in seq(1) iter(t = array(1)) {\n"
+                                        "      w = submit(w, [o], deps=[t])\n"
+                                        "      t1 = update(t, 0, w)\n"
+                                        "      yield t1\n"
+                                        "    }\n"
+                                        "  }\n"
+                                        "}\n");
+  auto g = depreduce::reference::interpret(p);
+  ASSERT_EQ(g.tasks.size(), 4u);
+  EXPECT_EQ(g.tasks[1].deps, (std::vector<std::uint32_t>{0})); // c waits for t0 through the copy
+  EXPECT_TRUE(g.tasks[2].deps.empty());                        // w(0): fresh array
+  EXPECT_TRUE(g.tasks[3].deps.empty());                        // w(1): fresh again, not w(0)'s
+}
+
+TEST_F(FenceCli, JsonSummaryOfThePhaseChain) {
+  const std::string out = (tmp_ / "chain.orch").string();
+  CliResult r = cli("fence --json " + corpus_ + "phase_chain.orch -o " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out); // stdout is the JSON alone
+  ASSERT_EQ(j["barriers"].size(), 1u);
+  const auto& b = j["barriers"][0];
+  EXPECT_EQ(b["function"], "main");
+  EXPECT_EQ(b["name"], "phase_fence_barrier_0");
+  EXPECT_EQ(b["array"], "T");
+  EXPECT_EQ(b["N"], 3);
+  EXPECT_EQ(b["M"], 3);
+  EXPECT_EQ(b["sites"], 1);
+  EXPECT_EQ(b["saved_per_run"], 3);
+  EXPECT_EQ(b["location"]["before_loop"], "b");
+  // The barrier's line in the written program.
+  std::ifstream in(out);
+  std::string line;
+  for (int k = 0; k < b["location"]["output_line"].get<int>(); ++k) std::getline(in, line);
+  EXPECT_EQ(line, "      phase_fence_barrier_0 = system.task_dummy() {dummy_task = true, manual_dep_edges = [T]}");
+  EXPECT_TRUE(j["kept"].empty());
+  EXPECT_EQ(j["edges_before"], 36);
+  EXPECT_EQ(j["edges_after"], 24);
+  EXPECT_EQ(j["dummies_after"], 4);
+  EXPECT_EQ(j["happens_before"], "unchanged");
+}
+
+TEST_F(FenceCli, JsonSummaryListsKeptSubmitsAndMissingTrips) {
+  CliResult r = cli("fence --json " + corpus_ + "dynamic_trips.orch");
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kept"].size(), 2u);
+  EXPECT_EQ(j["kept"][0]["submit"], "c");
+  EXPECT_EQ(j["kept"][0]["reason"], "dynamic-parallel-trip");
+  EXPECT_EQ(j["missing_trips"], nlohmann::json::array({"n"}));
+  EXPECT_TRUE(j["edges_before"].is_null());
+  EXPECT_EQ(j["happens_before"], "not-checked");
+  CliResult t = cli("fence --json " + corpus_ + "dynamic_trips.orch --trip n=3");
+  nlohmann::json k = nlohmann::json::parse(t.out);
+  EXPECT_EQ(k["trips"]["n"], 3);
+  EXPECT_EQ(k["edges_before"], 48); // as the text summary: 48 -> 34
+  EXPECT_EQ(k["edges_after"], 34);
+}
+
+TEST_F(FenceCli, TripTakesOneValueSoTheFileMayFollowIt) {
+  // `--trip` used to take every value after it, FILE included ("FILE is required").
+  CliResult r = cli("fence --trip n=3 " + corpus_ + "dynamic_trips.orch --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["edges_before"], 48);
+  CliResult two = cli("fence " + corpus_ + "all_constructs.orch --trip n=2 --trip m=3 --json");
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_EQ(nlohmann::json::parse(two.out)["trips"], (nlohmann::json{{"m", 3}, {"n", 2}}));
+}

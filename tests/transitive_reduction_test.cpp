@@ -101,6 +101,57 @@ TEST_P(Reduce, ParallelEdgesMergeThenShortcutGoes) {
   EXPECT_EQ(removed(g), (std::set<Pair>{{"a", "c"}}));
 }
 
+// ---- Parallel parts keep their demand (issue 14, SPEC §2) ----------------
+
+// An unlabelled edge (C) and an ORDERED edge (S) between an asynchronous a
+// and the next instruction b of its engine: the pair demands C, which engine
+// order alone does not give (a's slot is reused two positions later). Merging
+// by OR-ing kinds made it ORDERED only and removed it: a data race.
+TEST_P(Reduce, UnlabelledPlusOrderedStaysACompletionEdge) {
+  Sketch s;
+  s.node("a", 0, /*async=*/2).node("b", 0).edge("a", "b").edge("a", "b", "ordered");
+  const Graph g = s.graph(1);
+  ASSERT_EQ(g.edges.size(), 1u);
+  EXPECT_TRUE(is_completion_edge(g.edges[0]));
+  EXPECT_TRUE(g.edges[0].unlabelled_wait_part);
+  EXPECT_EQ(removed(g), (std::set<Pair>{}));
+}
+
+// An ORDERED WAIT part and a RETAIN-only FLOW part: the pair demands S only
+// (the RETAIN part orders nothing), so a reaches x by issue order only and
+// a -> c stays. Merging by OR-ing made a -> x a C edge (FLOW|ORDERED,
+// WAIT|RETAIN), and then a C x C c implied a -> c, which was removed.
+TEST_P(Reduce, OrderedWaitPlusRetainOnlyFlowStaysAnIssueEdge) {
+  Sketch s;
+  s.node("a", 0).node("x", 1).node("c", 1);
+  s.edge("a", "x", "ordered").edge("a", "x", "flow", "retain").edge("x", "c").edge("a", "c");
+  const Graph g = s.graph(2);
+  const Edge& ax = g.edges[0];
+  ASSERT_EQ(g.nodes[ax.dst].name, "x");
+  EXPECT_FALSE(is_completion_edge(ax));
+  EXPECT_EQ(ax.kinds, KindSet(Kind::Flow) | Kind::Ordered);
+  EXPECT_EQ(ax.flags, FlagSet::wait() | Flag::Retain);
+  EXPECT_EQ(ax.retain_only_kinds, KindSet(Kind::Flow));
+  // x -> c is implied by engine 1's order (x is synchronous); a -> c is not.
+  EXPECT_EQ(removed(g), (std::set<Pair>{{"x", "c"}}));
+}
+
+// The kinds filter admits a pair only if every WAIT part is admitted: a FLOW
+// part beside an ANTI part is not a FLOW edge, nor is a FLOW part beside an
+// unlabelled one; a RETAIN-only ANTI part does not count.
+TEST_P(Reduce, KindsFilterAdmitsAPairOnlyIfEveryWaitPartIsAdmitted) {
+  for (const char* second : {"anti", ""}) {
+    Sketch s;
+    s.edge("a", "b", "flow").edge("a", "b", second).edge("b", "c").edge("a", "c", "flow");
+    s.edge("a", "c", second);
+    EXPECT_EQ(removed(s.graph(), {KindFilter::reorder()}), (std::set<Pair>{})) << "second part '" << second << "'";
+    EXPECT_EQ(removed(s.graph()), (std::set<Pair>{{"a", "c"}}));
+  }
+  Sketch s;
+  s.edge("a", "b").edge("b", "c").edge("a", "c", "flow").edge("a", "c", "anti", "retain");
+  EXPECT_EQ(removed(s.graph(), {KindFilter::reorder()}), (std::set<Pair>{{"a", "c"}}));
+}
+
 TEST_P(Reduce, CompleteDagReducesToItsPath) {
   // Complete DAG on 300 nodes: 300*299/2 edges, the reduction is the 299-edge path.
   std::vector<std::pair<NodeId, NodeId>> edges;

@@ -78,7 +78,7 @@ std::uint64_t hash_bytes(const char* p, std::size_t n) noexcept {
     n -= 8;
   }
   std::uint64_t w = 0;
-  std::memcpy(&w, p, n);
+  if (n) std::memcpy(&w, p, n);
   h = (h ^ w) * 0x94d049bb133111ebull;
   h ^= h >> 31;
   return h;
@@ -105,6 +105,7 @@ public:
 
   /// The id of \p s; \p copy when \p s does not outlive the reader.
   std::uint32_t intern(std::string_view s, bool copy) {
+    if (s.empty()) s = std::string_view(kEmpty, 0); // never a null pointer
     const std::uint64_t h = hash_bytes(s.data(), s.size());
     const std::uint32_t h32 = static_cast<std::uint32_t>(h >> 32);
     std::size_t mask = table_.size() - 1;
@@ -156,6 +157,7 @@ private:
     return p;
   }
   static constexpr std::size_t kChunk = 1 << 16;
+  static constexpr const char* kEmpty = "";
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> table_;
   std::vector<std::unique_ptr<char[]>> chunks_, big_;

@@ -195,10 +195,20 @@ std::string write_dot(const Graph& g) {
     out += ";\n";
   }
 
+  // Nodes in input order, as tred does, unless the graph has engines and its
+  // input order is not its program order: program order decides engine order
+  // (SPEC §3.2), and a reduction may have removed the edges that made program
+  // order differ from input order, so such a graph is written in program
+  // order, which reads back as the same program order whatever edges remain.
   std::vector<NodeId> order(g.nodes.size());
   std::iota(order.begin(), order.end(), NodeId{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
+  const bool in_program_order =
+      g.num_engines != 0 && !std::is_sorted(g.nodes.begin(), g.nodes.end(), [](const Node& a, const Node& b) {
+        return a.input_index < b.input_index;
+      });
+  if (!in_program_order)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     AttrList attrs = without(n.attrs, is_node_model_key);

@@ -336,8 +336,15 @@ private:
       expect("]");
       return Stmt{std::move(g)};
     }
+    if (peek().kind == Tok::Ident && !is_keyword(peek().text) && !results.empty()) {
+      if (is_punct("(", 1)) fail(head, "unknown operation '" + head.text + "' (expected array, update, submit or system.task_dummy)");
+      Copy c;
+      c.result = single("a copy");
+      c.source = take().text;
+      return Stmt{std::move(c)};
+    }
     if (!results.empty())
-      fail(head, "expected array(...), update(...), name[index], submit(...), system.task_dummy(), for or if, found " +
+      fail(head, "expected a name, array(...), update(...), name[index], submit(...), system.task_dummy(), for or if, found " +
                      describe(head));
     fail(head, "expected a statement, found " + describe(head));
   }
@@ -386,7 +393,14 @@ private:
         IterArg a;
         a.name = name("an iteration argument");
         expect("=");
-        a.init = name("an initial value");
+        if (is_word("array") && is_punct("(", 1)) { // an expression: new storage
+          take();
+          expect("(");
+          a.init_length = atom("an array length");
+          expect(")");
+        } else {
+          a.init = name("an initial value (a name or array(n))");
+        }
         l.iter_args.push_back(std::move(a));
         if (!is_punct(",")) break;
         take();

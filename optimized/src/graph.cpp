@@ -315,3 +315,5 @@ Graph graph_from_edges(std::uint32_t n, const std::vector<std::pair<NodeId, Node
 }
 
 } // namespace depreduce
+
+static_assert(sizeof(depreduce::Edge) <= 48, "the part fields must stay in the Edge padding");

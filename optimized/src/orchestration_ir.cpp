@@ -159,6 +159,10 @@ private:
     int_atom(n.index, "array index", true);
     define(n.result, Type::TaskId, sn);
   }
+  void node(const Copy& n, std::vector<std::string>* sn) {
+    auto t = use(n.source);
+    if (t) define(n.result, *t, sn);
+  }
   void node(const Submit& n, std::vector<std::string>* sn) {
     if (!is_valid_name(n.kernel)) fail("invalid kernel name '" + n.kernel + "'");
     for (const Arg& a : n.args)
@@ -179,7 +183,15 @@ private:
                   std::to_string(n.yields.size()) + " yielded value(s) and " +
                   std::to_string(n.results.size()) + " result(s); they must match");
     std::vector<Type> arg_types;
-    for (const IterArg& a : n.iter_args) arg_types.push_back(use(a.init).value_or(Type::Int));
+    for (const IterArg& a : n.iter_args) {
+      if (a.init_length) {
+        if (!a.init.empty()) return fail("iteration argument '" + a.name + "' has both a name and array(n) as init");
+        int_atom(*a.init_length, "array length", true);
+        arg_types.push_back(Type::TaskIdArray);
+      } else {
+        arg_types.push_back(use(a.init).value_or(Type::Int));
+      }
+    }
     if (failed()) return;
     std::vector<std::string> own;
     define(n.var, Type::Int, &own);
@@ -292,6 +304,7 @@ private:
     line(ind, n.result + " = update(" + n.array + ", " + atom_text(n.index) + ", " + n.task + ")");
   }
   void node(const ArrayGet& n, int ind) { line(ind, n.result + " = " + n.array + "[" + atom_text(n.index) + "]"); }
+  void node(const Copy& n, int ind) { line(ind, n.result + " = " + n.source); }
   void node(const Submit& n, int ind) {
     std::string args;
     for (std::size_t i = 0; i < n.args.size(); ++i) args += (i ? ", " : "") + atom_text(n.args[i]);
@@ -308,7 +321,9 @@ private:
     if (!n.iter_args.empty()) {
       text += " iter(";
       for (std::size_t i = 0; i < n.iter_args.size(); ++i)
-        text += (i ? ", " : "") + n.iter_args[i].name + " = " + n.iter_args[i].init;
+        text += (i ? ", " : "") + n.iter_args[i].name + " = " +
+                (n.iter_args[i].init_length ? "array(" + atom_text(*n.iter_args[i].init_length) + ")"
+                                            : n.iter_args[i].init);
       text += ")";
     }
     line(ind, text + " {");

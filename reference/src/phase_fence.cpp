@@ -122,6 +122,7 @@ private:
     std::size_t s = checked_index(n.array, i);
     env_[n.result] = TaskVal{storage_[s][static_cast<std::size_t>(i)]};
   }
+  void exec(const Copy& n) { env_[n.result] = env_.at(n.source); }
   void exec(const Submit& n) {
     std::set<std::uint32_t> deps;
     for (const std::string& d : n.deps) add_deps(d, deps);
@@ -149,7 +150,17 @@ private:
     std::int64_t trip = int_of(n.trip);
     if (trip < 0) fail("loop over '" + n.var + "' has negative trip count " + std::to_string(trip));
     std::vector<Value> args;
-    for (const IterArg& a : n.iter_args) args.push_back(env_.at(a.init));
+    for (const IterArg& a : n.iter_args) {
+      if (a.init_length) { // `a = array(n)`: new storage, once, before the first iteration
+        std::int64_t len = int_of(*a.init_length);
+        if (len < 0 || len > limits_.max_array_length)
+          fail("array length " + std::to_string(len) + " of '" + a.name + "' is out of range");
+        storage_.emplace_back(static_cast<std::size_t>(len));
+        args.push_back(ArrayVal{storage_.size() - 1});
+      } else {
+        args.push_back(env_.at(a.init));
+      }
+    }
     for (std::int64_t i = 0; i < trip; ++i) {
       step();
       env_[n.var] = IntVal{i};

@@ -72,7 +72,7 @@ bool pair_has_wait(const Pair& pair) {
 
 /// The input in program order: nodes by position, pairs sorted by (src, dst).
 struct ReadInput {
-  std::vector<const Node*> nodes; ///< nodes[position]
+  std::vector<Node> nodes; ///< nodes[position] (copies: a ReadInput outlives its InputGraph)
   std::uint32_t num_engines = 0;
   std::vector<Pair> pairs;
 };
@@ -84,7 +84,7 @@ ReadInput read_input(const InputGraph& input) {
 
   ReadInput in;
   in.num_engines = input.num_engines;
-  for (NodeId i : order) in.nodes.push_back(&input.nodes[i]);
+  for (NodeId i : order) in.nodes.push_back(input.nodes[i]);
   std::map<std::pair<NodeId, NodeId>, std::vector<Part>> by_pair; // sorted by (src, dst)
   for (const Edge& e : input.edges) {
     if (e.src == e.dst) continue; // self-loops: kept in the output, never a path (SPEC §9)
@@ -133,9 +133,9 @@ EventGraph build_event_graph(const ReadInput& in) {
   for (Engine engine = 0; engine < in.num_engines; ++engine) {
     std::vector<NodeId> on_engine; // program order
     for (NodeId v = 0; v < n; ++v)
-      if (in.nodes[v]->engine == engine) on_engine.push_back(v);
+      if (in.nodes[v].engine == engine) on_engine.push_back(v);
     for (std::size_t i = 0; i < on_engine.size(); ++i) {
-      const Node& p = *in.nodes[on_engine[i]];
+      const Node& p = in.nodes[on_engine[i]];
       // Engines issue in order.
       if (i + 1 < on_engine.size())
         boost::add_edge(start_of(on_engine[i]), start_of(on_engine[i + 1]),
@@ -150,7 +150,7 @@ EventGraph build_event_graph(const ReadInput& in) {
                         EventEdge{HopKind::EngineCompletion, false, -1}, eg);
       // A barrier waits for everything earlier on its engine.
       for (std::size_t j = i + 1; j < on_engine.size(); ++j)
-        if (in.nodes[on_engine[j]]->barrier)
+        if (in.nodes[on_engine[j]].barrier)
           boost::add_edge(end_of(on_engine[i]), start_of(on_engine[j]),
                           EventEdge{HopKind::EngineCompletion, false, -1}, eg);
     }
@@ -282,17 +282,15 @@ bool admitted(const std::vector<KindSet>& part_kinds, const KindFilter& filter) 
   return true;
 }
 
-Reduction reduce(const InputGraph& input, const ReduceOptions& options, ReduceStats* stats) {
+std::vector<Reduction> reduce_each(const InputGraph& input, const std::vector<ReduceOptions>& options,
+                                   std::vector<std::size_t>* candidates) {
   // The shipped one-pass loop is a property of the optimized implementation's
-  // traversal, not of the graph; the oracle answers the exact question only.
-  (void)options.mode;
-  Reduction result;
-  std::size_t candidates = 0;
+  // traversal, not of the graph; the oracle answers the exact question only,
+  // so `mode` is not read.
+  std::vector<Reduction> results(options.size());
+  if (candidates) candidates->assign(options.size(), 0);
   const ReadInput in = read_input(input);
-  if (in.nodes.empty()) {
-    if (stats) stats->candidates = 0;
-    return result;
-  }
+  if (in.nodes.empty()) return results;
   const EventGraph eg = build_event_graph(in);
 
   // reaches[x] = every event reachable from event x (x included).
@@ -309,30 +307,38 @@ Reduction reduce(const InputGraph& input, const ReduceOptions& options, ReduceSt
   for (std::size_t i = 0; i < in.pairs.size(); ++i) {
     const Pair& pair = in.pairs[i];
     if (!pair_has_wait(pair)) continue; // orders nothing, never removed
-    std::vector<KindSet> wait_part_kinds;
-    for (const Part& part : pair.parts)
-      if (has_wait(part)) wait_part_kinds.push_back(part.kinds);
-    if (!admitted(wait_part_kinds, options.filter)) continue;
-    ++candidates;
     // Redundant iff another event edge leaving the source event, not one of
     // the pair's parts, leads to an event from which the target event is
     // reachable. (No path can come back through the pair: the event graph is
-    // acyclic.)
+    // acyclic.) Whether the pair is redundant does not depend on the filter:
+    // edges the filter keeps still count as paths.
     auto [from, to] = events_of(pair);
     bool redundant = false;
     for (auto [it, last] = boost::out_edges(from, eg); it != last; ++it)
       if (eg[*it].pair != int(i) && reaches[boost::target(*it, eg)][to]) redundant = true;
-    if (!redundant) continue;
+    std::vector<KindSet> wait_part_kinds;
+    for (const Part& part : pair.parts)
+      if (has_wait(part)) wait_part_kinds.push_back(part.kinds);
     RemovedEdge removed{pair.src, pair.dst, KindSet(), FlagSet(), false, static_cast<std::uint32_t>(i)};
     for (const Part& part : pair.parts) {
       removed.kinds |= part.kinds;
       removed.flags |= part.flags;
     }
     removed.demoted_to_retain = removed.flags.has(Flag::Retain);
-    result.removed.push_back(removed);
+    for (std::size_t k = 0; k < options.size(); ++k) {
+      if (!admitted(wait_part_kinds, options[k].filter)) continue;
+      if (candidates) ++(*candidates)[k];
+      if (redundant) results[k].removed.push_back(removed);
+    }
   }
-  if (stats) stats->candidates = candidates;
-  return result;
+  return results;
+}
+
+Reduction reduce(const InputGraph& input, const ReduceOptions& options, ReduceStats* stats) {
+  std::vector<std::size_t> candidates;
+  std::vector<Reduction> result = reduce_each(input, {options}, &candidates);
+  if (stats) stats->candidates = candidates.front();
+  return std::move(result.front());
 }
 
 Reduction reduce(const Graph& g, const ReduceOptions& options, ReduceStats* stats) {

@@ -93,6 +93,13 @@ InputGraph random_input_graph(const EngineGraphParams& p, std::uint64_t seed) {
     if (v.engine != kNoEngine && p.async && coin(30))
       v.async_window = coin(10) ? kAsyncInfinite : std::uniform_int_distribution<std::uint32_t>(1, 4)(rng);
     if (v.engine != kNoEngine && p.barriers && coin(5)) v.barrier = true;
+    // Accesses to a few bytes of one space, so the race and label checks have
+    // something to say.
+    for (auto* list : {&v.reads, &v.writes})
+      if (coin(35)) {
+        const std::uint64_t lo = std::uniform_int_distribution<std::uint64_t>(0, 7)(rng);
+        list->push_back({"sbuf", lo, lo + std::uniform_int_distribution<std::uint64_t>(1, 3)(rng)});
+      }
   }
   const auto& combos = part_combinations();
   for (NodeId i = 0; i < p.nodes; ++i) {

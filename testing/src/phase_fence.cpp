@@ -19,6 +19,12 @@ const char* fence_shape_name(FenceShape s) noexcept {
   case FenceShape::NestedHoist: return "nested-hoist";
   case FenceShape::TwoArrays: return "two-arrays";
   case FenceShape::DoubleBuffered: return "double-buffered";
+  case FenceShape::PhaseChain: return "phase-chain";
+  case FenceShape::PingPong: return "ping-pong";
+  case FenceShape::ChainWritesT: return "chain-writes-t";
+  case FenceShape::ChainCarrierIsT: return "chain-carrier-is-t";
+  case FenceShape::ChainReturnVar: return "chain-return-var";
+  case FenceShape::PingPongUnsafe: return "ping-pong-unsafe";
   case FenceShape::ScalarDep: return "scalar-dep";
   case FenceShape::MixedDeps: return "mixed-deps";
   case FenceShape::MultipleArrays: return "multiple-arrays";
@@ -57,6 +63,8 @@ Stmt update(const std::string& r, const std::string& a, IntAtom i, const std::st
   return Stmt{ArrayUpdate{r, a, std::move(i), t}};
 }
 Stmt get(const std::string& r, const std::string& a, IntAtom i) { return Stmt{ArrayGet{r, a, std::move(i)}}; }
+Stmt copy(const std::string& r, const std::string& source) { return Stmt{Copy{r, source}}; }
+IterArg fresh_arg(const std::string& name, std::int64_t n) { return IterArg{name, "", IntAtom(n)}; }
 Stmt submit(const std::string& r, const std::string& kernel, std::vector<Arg> args, std::vector<std::string> deps) {
   return Stmt{Submit{r, kernel, std::move(args), std::move(deps), {}}};
 }
@@ -178,13 +186,15 @@ private:
   /// returns the name holding the filled array.
   std::string producer(Block& b, std::uint32_t n) {
     std::string a0 = fresh("arr");
-    b.push_back(create(a0, static_cast<std::int64_t>(n)));
-    if (c_.coin()) {
+    const std::uint32_t how = c_.pick(3); // 0: updates in a row; 1: a loop; 2: a loop with iter(acc = array(n))
+    if (how != 2) b.push_back(create(a0, static_cast<std::int64_t>(n)));
+    if (how != 0) {
       std::string i = fresh("i"), acc = fresh("acc"), t = fresh("t"), acc1 = fresh("acc"), res = fresh("arr");
       Block body;
       body.push_back(submit(t, "produce", {i}, {}));
       body.push_back(update(acc1, acc, i, t));
-      b.push_back(loop({res}, i, kind(), static_cast<std::int64_t>(n), {{acc, a0}}, std::move(body), {acc1}));
+      IterArg arg = how == 2 ? fresh_arg(acc, n) : IterArg{acc, a0, {}};
+      b.push_back(loop({res}, i, kind(), static_cast<std::int64_t>(n), {arg}, std::move(body), {acc1}));
       return res;
     }
     std::string cur = a0;
@@ -221,6 +231,81 @@ private:
   }
   IntAtom literal_trip(std::uint32_t lo, std::uint32_t hi) { return static_cast<std::int64_t>(c_.range(lo, hi)); }
 
+  /// The phase chain of issue 16 and its unsafe look-alikes: T (the seq
+  /// loop's iteration argument, first a filled array of n slots) is the dep of
+  /// the consumers of a parallel loop of n iterations, which fills a fresh
+  /// carrier (a statement or an `iter(acc = array(n))` init) yielded as the next T.
+  void phase_chain(Snippet& sn, FenceShape shape) {
+    const bool safe = shape == FenceShape::PhaseChain;
+    std::uint32_t n = length(2);
+    std::string f0 = producer(sn.setup, n);
+    std::uint64_t times = 1;
+    IntAtom phases = trip(LoopKind::Sequential, 1, times);
+    std::string ph = fresh("ph"), T = fresh("T"), b = fresh("b"), acc = fresh("acc"), acc1 = fresh("acc"),
+                s = fresh("c"), n2 = fresh("nxt");
+    Block phase, body;
+    // The carrier: fresh storage (safe), or T's storage (ChainCarrierIsT).
+    IterArg carrier{acc, "", {}};
+    if (shape == FenceShape::ChainCarrierIsT) {
+      carrier.init = T;
+      if (c_.coin()) {
+        carrier.init = fresh("cp");
+        phase.push_back(copy(carrier.init, T));
+      }
+    } else if (c_.coin()) {
+      carrier.init_length = IntAtom(static_cast<std::int64_t>(n));
+    } else {
+      carrier.init = fresh("nxt");
+      phase.push_back(create(carrier.init, static_cast<std::int64_t>(n)));
+    }
+    // What the consumers name: T, a copy of T, or a nested loop's result over T.
+    std::string dep = T;
+    if (shape == FenceShape::ChainReturnVar) {
+      std::string x = fresh("x");
+      dep = fresh("rv");
+      body.push_back(loop({dep}, fresh("q"), LoopKind::Sequential, static_cast<std::int64_t>(1), {{x, T, {}}}, {}, {x}));
+    } else if (c_.coin()) {
+      dep = fresh("view");
+      body.push_back(copy(dep, T));
+    }
+    std::uint32_t per = c_.range(0, 2);
+    consumers(body, sn, per, b, {dep});
+    std::uint64_t inner_m = 0;
+    if (safe && c_.coin()) { // a third level: consumers in a loop nested in the parallel body
+      std::uint32_t q_trip = c_.range(1, 3), q_per = c_.range(1, 2);
+      std::string q = fresh("q");
+      Block inner;
+      consumers(inner, sn, q_per, q, {dep});
+      body.push_back(loop({}, q, kind(), static_cast<std::int64_t>(q_trip), {}, std::move(inner), {}));
+      inner_m = static_cast<std::uint64_t>(q_trip) * q_per;
+    }
+    body.push_back(submit(s, "step", {ph, b}, {dep}));
+    sn.consumers.push_back(s);
+    if (shape == FenceShape::ChainWritesT) { // write T's storage (or a copy's) in the parallel body
+      std::string target = T;
+      if (c_.coin()) {
+        target = fresh("cp");
+        body.push_back(copy(target, T));
+      }
+      body.push_back(update(fresh("w"), target, b, s));
+    }
+    body.push_back(update(acc1, acc, b, s));
+    phase.push_back(loop({n2}, b, LoopKind::Parallel, static_cast<std::int64_t>(n), {carrier}, std::move(body), {acc1}));
+    const bool yield_t = shape == FenceShape::ChainCarrierIsT && c_.coin(); // the phase yields T itself after writing it
+    std::vector<std::string> results;
+    if (c_.coin()) results.push_back(fresh("out"));
+    sn.use.push_back(loop(results, ph, LoopKind::Sequential, phases, {{T, f0, {}}}, std::move(phase),
+                          {yield_t ? T : n2}));
+    switch (shape) {
+    case FenceShape::PhaseChain:
+      sn.expect.push_back({ExpectedBarrier{T, n, static_cast<std::uint64_t>(n) * (per + 1 + inner_m), times}, false});
+      break;
+    case FenceShape::ChainWritesT: sn.reason = FenceFallback::UpdatedInBody; break;
+    case FenceShape::ChainCarrierIsT: sn.reason = FenceFallback::UpdatedThroughAlias; break;
+    default: sn.reason = FenceFallback::ReturnValue; break;
+    }
+  }
+
   Snippet build(FenceShape shape) {
     Snippet sn;
     switch (shape) {
@@ -233,9 +318,51 @@ private:
       std::uint32_t per = c_.range(1, 3);
       std::string j = fresh("j");
       Block body;
-      consumers(body, sn, per, j, {a});
+      std::string dep = a;
+      switch (c_.pick(3)) { // a copy of the array, before the loop or in its body: the pass follows it
+      case 1: dep = fresh("view"); sn.setup.push_back(copy(dep, a)); break;
+      case 2: dep = fresh("view"); body.push_back(copy(dep, a)); break;
+      default: break;
+      }
+      consumers(body, sn, per, j, {dep});
       sn.use.push_back(loop({}, j, k, t, {}, std::move(body), {}));
       expect(sn, a, n, per * f, true);
+      break;
+    }
+    case FenceShape::PhaseChain:
+    case FenceShape::ChainWritesT:
+    case FenceShape::ChainCarrierIsT:
+    case FenceShape::ChainReturnVar: {
+      phase_chain(sn, shape);
+      break;
+    }
+    case FenceShape::PingPong:
+    case FenceShape::PingPongUnsafe: {
+      const bool safe = shape == FenceShape::PingPong;
+      // Unsafe: both start as one storage, or the phase yields the written
+      // array for both (from the second phase on they are one storage).
+      const bool same_start = !safe && c_.coin();
+      std::uint32_t n = length(2);
+      std::string a = producer(sn.setup, n), other0 = fresh("buf");
+      sn.setup.push_back(create(other0, static_cast<std::int64_t>(n)));
+      std::uint64_t f = 1;
+      IntAtom phases = trip(LoopKind::Sequential, 1, f);
+      std::string ph = fresh("ph"), cur = fresh("cur"), other = fresh("other"), b = fresh("b"), acc = fresh("acc"),
+                  acc1 = fresh("acc"), s = fresh("c"), n2 = fresh("buf");
+      Block body;
+      std::uint32_t per = c_.range(0, 2);
+      consumers(body, sn, per, b, {cur});
+      body.push_back(submit(s, "step", {ph, b}, {cur}));
+      body.push_back(update(acc1, acc, b, s));
+      Block phase;
+      phase.push_back(loop({n2}, b, LoopKind::Parallel, static_cast<std::int64_t>(n), {{acc, other, {}}}, std::move(body),
+                           {acc1}));
+      sn.consumers.push_back(s);
+      sn.use.push_back(loop({fresh("buf"), fresh("buf")}, ph, LoopKind::Sequential, phases,
+                            {{cur, a, {}}, {other, same_start ? a : other0, {}}}, std::move(phase),
+                            {n2, safe || same_start ? cur : n2}));
+      if (safe) sn.expect.push_back({ExpectedBarrier{cur, n, static_cast<std::uint64_t>(n) * (per + 1), f}, false});
+      sn.reason = FenceFallback::UpdatedThroughAlias;
       break;
     }
     case FenceShape::NestedHoist: {
@@ -280,7 +407,7 @@ private:
       std::string c = fresh("c");
       body.push_back(submit(c, "step", {j}, {a}));
       body.push_back(update(b1, b, j, c));
-      sn.use.push_back(loop({res}, j, kind(), static_cast<std::int64_t>(t), {{b, b0}}, std::move(body), {b1}));
+      sn.use.push_back(loop({res}, j, kind(), static_cast<std::int64_t>(t), {{b, b0, {}}}, std::move(body), {b1}));
       expect(sn, a, n, t, true);
       if (c_.coin()) {
         LoopKind k2 = kind();
@@ -298,6 +425,11 @@ private:
     case FenceShape::ScalarDep: {
       std::string s = fresh("s");
       sn.setup.push_back(submit(s, "init", {}, {}));
+      if (c_.coin()) { // a copy of a scalar is a scalar
+        std::string s2 = fresh("s");
+        sn.setup.push_back(copy(s2, s));
+        s = s2;
+      }
       simple_loop(sn, {s}, kind(), literal_trip(1, 4));
       sn.reason = FenceFallback::ScalarDep;
       break;
@@ -327,12 +459,14 @@ private:
       break;
     }
     case FenceShape::LoopIterArg: {
-      std::string a = producer(sn.setup, length(2)), j = fresh("j"), cur = fresh("cur");
+      std::uint32_t n = length(2);
+      std::string a = producer(sn.setup, n), j = fresh("j"), cur = fresh("cur");
       Block body;
       consumers(body, sn, c_.range(1, 2), j, {cur});
       std::vector<std::string> results;
       if (c_.coin()) results.push_back(fresh("arr"));
-      sn.use.push_back(loop(results, j, kind(), literal_trip(1, 4), {{cur, a}}, std::move(body), {cur}));
+      IterArg arg = c_.coin() ? fresh_arg(cur, n) : IterArg{cur, a, {}};
+      sn.use.push_back(loop(results, j, kind(), literal_trip(1, 4), {arg}, std::move(body), {cur}));
       sn.reason = FenceFallback::LoopIterArg;
       break;
     }
@@ -366,14 +500,14 @@ private:
       if (c_.coin()) { // the loop's own iteration argument aliases the array
         std::string w = fresh("w"), w1 = fresh("w");
         body.push_back(update(w1, w, j, sn.consumers.back()));
-        sn.use.push_back(loop({}, j, kind(), literal_trip(1, n), {{w, a}}, std::move(body), {w1}));
+        sn.use.push_back(loop({}, j, kind(), literal_trip(1, n), {{w, a, {}}}, std::move(body), {w1}));
       } else { // an alias made by an earlier loop's result, updated in a nested loop
         std::string view = fresh("view"), x = fresh("x"), v = fresh("v");
-        sn.setup.push_back(loop({view}, v, LoopKind::Sequential, 1, {{x, a}}, {}, {x}));
+        sn.setup.push_back(loop({view}, v, LoopKind::Sequential, 1, {{x, a, {}}}, {}, {x}));
         std::string y = fresh("y"), y1 = fresh("y"), k = fresh("k");
         Block inner;
         inner.push_back(update(y1, y, j, sn.consumers.back()));
-        body.push_back(loop({}, k, LoopKind::Sequential, 1, {{y, view}}, std::move(inner), {y1}));
+        body.push_back(loop({}, k, LoopKind::Sequential, 1, {{y, view, {}}}, std::move(inner), {y1}));
         sn.use.push_back(loop({}, j, kind(), literal_trip(1, n), {}, std::move(body), {}));
       }
       sn.reason = FenceFallback::UpdatedThroughAlias;
@@ -383,7 +517,7 @@ private:
       std::string a = producer(sn.setup, length(2)), o = fresh("o"), r = fresh("ret"), i = fresh("i"),
                   x = fresh("x");
       Block body;
-      body.push_back(loop({r}, i, kind(), literal_trip(0, 2), {{x, a}}, {}, {x}));
+      body.push_back(loop({r}, i, kind(), literal_trip(0, 2), {{x, a, {}}}, {}, {x}));
       consumers(body, sn, c_.range(1, 2), o, {r});
       sn.use.push_back(loop({}, o, kind(), literal_trip(1, 4), {}, std::move(body), {}));
       sn.reason = FenceFallback::ReturnValue;

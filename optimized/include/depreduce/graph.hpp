@@ -96,14 +96,11 @@ struct Node {
 /// What the pair orders follows from its WAIT parts only (a part without WAIT
 /// orders nothing): wait_kinds() and has_unlabelled_wait_part() below, and
 /// from them is_completion_edge().
-struct Edge {
+struct Edge { // 48 bytes: the two part fields sit in what was padding
   NodeId src = 0;
   NodeId dst = 0;
   KindSet kinds;                  ///< Union of the parts' kinds. Empty = unlabelled (orders as a C edge).
   FlagSet flags = FlagSet::wait(); ///< Union of the parts' flags. Default WAIT.
-  AttrList attrs;                 ///< Other attributes, verbatim.
-  std::uint32_t line = 0;         ///< Source line of the first occurrence.
-  std::uint32_t input_index = 0;  ///< Position of the first occurrence in input order.
   /// Kinds that only parts without WAIT carried (labels that order nothing):
   /// `a -> b [kind=ordered]; a -> b [kind=flow, flags=retain]` merges to kinds
   /// FLOW|ORDERED with retain_only_kinds FLOW, an S edge. Subset of `kinds`.
@@ -111,6 +108,9 @@ struct Edge {
   /// Some WAIT part was unlabelled while another WAIT part was labelled:
   /// `a -> b; a -> b [kind=ordered]` merges to kinds ORDERED, a C edge.
   bool unlabelled_wait_part = false;
+  AttrList attrs;                 ///< Other attributes, verbatim.
+  std::uint32_t line = 0;         ///< Source line of the first occurrence.
+  std::uint32_t input_index = 0;  ///< Position of the first occurrence in input order.
   friend bool operator==(const Edge&, const Edge&) = default;
 };
 

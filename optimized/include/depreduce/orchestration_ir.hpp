@@ -17,10 +17,11 @@
 ///  - `Int` — function parameters (dynamic trip counts) and loop variables;
 ///  - `TaskId` — one task, or no task (an empty array slot read with `a[i]`);
 ///  - `Array[TASK_ID]` — a handle to array *storage*. `array(n)` creates new
-///    storage with n empty slots; `update(a, i, t)` writes slot i of a's storage
-///    *in place* and returns another handle to the same storage. Iteration
-///    arguments, loop results and if results pass handles along, so several
-///    names can alias one storage (the "alias class" of the pass).
+///    storage with n empty slots (new storage each time it runs, so once per
+///    iteration in a loop body); `update(a, i, t)` writes slot i of a's storage
+///    *in place* and returns another handle to the same storage. Copies
+///    (`x = a`), iteration arguments, loop results and if results pass handles
+///    along, so several names can alias one storage.
 ///
 /// The text form, its grammar and examples are in docs/orchestration-ir.md;
 /// the parser is `depreduce/formats/orchestration_text.hpp`. Everything here
@@ -108,6 +109,15 @@ struct ArrayUpdate {
   bool operator==(const ArrayUpdate&) const = default;
 };
 
+/// `result = source`: a copy (rename) of any value. For an array it is one
+/// more handle to the same storage (PyPTO's variable rebinding); the pass
+/// follows it back to `source`.
+struct Copy {
+  std::string result;
+  std::string source;
+  bool operator==(const Copy&) const = default;
+};
+
 /// `result = array[index]`: reads one slot (a partial-slot `TaskId`).
 struct ArrayGet {
   std::string result;
@@ -142,16 +152,20 @@ struct TaskDummy {
 /// order); the pass treats a dynamic trip count differently (phase_fence.hpp).
 enum class LoopKind : std::uint8_t { Sequential, Parallel };
 
-/// One iteration argument `name = init`.
+/// One iteration argument: `name = init` (the value of a visible name) or
+/// `name = array(n)` (an expression: new storage of n empty slots, created
+/// once each time the loop statement runs, before its first iteration; the
+/// argument is then an `Array[TASK_ID]`).
 struct IterArg {
   std::string name;
-  std::string init;
+  std::string init;                  ///< the initial value's name; empty when `init_length` is set
+  std::optional<IntAtom> init_length; ///< set for `name = array(n)`: the length n
   bool operator==(const IterArg&) const = default;
 };
 
 /// `[r, ...] = for var in seq|parallel(trip) [iter(a = init, ...)] { body; [yield v, ...] }`
 /// Runs `body` `trip` times with `var` = 0..trip-1. Iteration argument k starts
-/// as `init` and takes the k-th yielded value after each iteration; result k
+/// as `init` (or as new storage, for `array(n)`) and takes the k-th yielded value after each iteration; result k
 /// is its final value (the init when the loop runs zero times).
 /// `iter_args` and `yields` have the same length; `results` too, or it is
 /// empty (the final values are dropped).
@@ -204,7 +218,7 @@ struct Scope {
 
 /// One statement.
 struct Stmt {
-  std::variant<ArrayCreate, ArrayUpdate, ArrayGet, Submit, TaskDummy, Loop, If, Scope> node;
+  std::variant<ArrayCreate, ArrayUpdate, ArrayGet, Copy, Submit, TaskDummy, Loop, If, Scope> node;
   bool operator==(const Stmt&) const;
 };
 
@@ -240,8 +254,9 @@ struct Problem {
 
 /// Checks the rules of the IR: unique function names; every name defined once
 /// per function and not a keyword; uses refer to visible names of the right
-/// type; yields match results and iteration arguments in number and type;
-/// literal trip counts, lengths and indices are >= 0; `manual_dep_edges` only
+/// type (a copy takes its source's type); yields match results and iteration
+/// arguments in number and type; an iteration argument has exactly one of a
+/// name and an `array(n)` init; literal trip counts, lengths and indices are >= 0; `manual_dep_edges` only
 /// on `system.task_dummy`; `dummy_task` is a bool. Returns the first problem
 /// in program order, or nothing. Cost: O(program size * log names).
 std::optional<Problem> find_problem(const Program& program);

@@ -42,9 +42,9 @@ enum class FenceFallback : std::uint8_t {
   LoopIterArg,       ///< the array is an iteration argument of the submit's innermost loop
   DefinedInBody,     ///< the array is created or updated (a new name) in the loop body
   ReturnValue,       ///< the array is a result of a loop or if nested in the loop body
-  UpdatedInBody,     ///< the array itself is updated in the loop body (any depth)
-  UpdatedThroughAlias, ///< another name of its alias class is updated in the loop body
-  UnresolvedArray,   ///< its length is not a literal, or it is an if result / has several storages
+  UpdatedInBody,     ///< the array itself (or a copy of it) is updated in the loop body (any depth)
+  UpdatedThroughAlias, ///< another handle that may hold its storage is updated in the loop body
+  UnresolvedArray,   ///< its length is not one literal for every array(n) it may hold, or it is an if result
   DynamicParallelTrip, ///< its innermost loop is parallel with a dynamic trip count
   ZeroTrip,          ///< a loop around it (up to the hoisting point) runs zero times
   Unprofitable,      ///< N*M - (N+M) < 1 for its (loop, array) group (N->1, 2x2, ...)
@@ -59,6 +59,7 @@ struct FenceBarrier {
   std::string name;       ///< `phase_fence_barrier_<k>`
   std::string array;      ///< the array it depends on (its `manual_dep_edges`)
   std::string loop_var;   ///< variable of the loop it is inserted before
+  std::size_t loop_stmt = 0; ///< that loop's pre-order statement index in the input function (as orch::Problem counts)
   std::uint64_t n = 0;    ///< array length
   std::uint64_t m = 0;    ///< consumer submissions per execution of that loop
   std::size_t sites = 0;  ///< consumer submit statements rewritten
@@ -78,6 +79,7 @@ struct FenceKept {
   std::string function;
   std::string submit;     ///< its result name, or "submit#<k>" (k = pre-order statement index)
   FenceFallback reason;
+  std::size_t stmt = 0;   ///< its pre-order statement index in the input function
   bool operator==(const FenceKept&) const = default;
 };
 
@@ -94,19 +96,32 @@ struct PhaseFenceSummary {
 /// A submit is a *consumer* of array `A` when it is in an orchestration
 /// function, its innermost runtime scope is manual, it sits (outside any if)
 /// in the body of a loop L inside that scope, and its only dep is the whole
-/// array `A`. `A` must be *stable* for L: not defined in L (so not L's
-/// iteration argument, not created, updated or returned by something in L),
-/// with no `update` in L (at any depth) of any name in A's alias class (the
-/// names tied together by update results, iteration arguments, yields, loop
-/// and if results). The barrier is hoisted to the outermost loop of the chain
-/// of directly nested loops around the submit for which this still holds and
-/// whose loops have static counts; a parallel loop with a dynamic trip count
-/// stops the chain (and is a fallback when it is the innermost loop); a
-/// sequential loop with a dynamic trip count counts as one iteration. All
-/// consumers of the same array hoisted to the same loop form one group with
-/// M = sum over its submits of the product of the trip counts from the
-/// hoisting loop down; N = A's array length (a literal of its only
-/// `array(N)`). The group is rewritten when N*M - (N+M) >= 1: the statement
+/// array `A` (copies `x = A` are followed back to `A`). `A` must be *stable*
+/// for L: not defined in L (so not L's iteration argument, not created,
+/// updated or returned by something in L), and no `update` in L (at any
+/// depth) may write `A`'s storage. That is decided per storage instance
+/// (docs/phase-fence.md, "Alias safety per storage instance"): every array
+/// handle has a set of storage roots (allocation sites in the current
+/// iteration, iteration-argument values at the start of the current
+/// iteration, storage made by a finished loop); an update is harmless when
+/// all its roots are provably different storages from all of `A`'s: two
+/// allocations, an allocation made in the current iteration of the loop whose
+/// iteration argument the other root is, or two iteration arguments of one
+/// loop proven distinct by induction (distinct inits, distinct yields). So in
+/// the phase chain (a seq loop's iteration argument T read by a parallel loop
+/// that fills a fresh `array(n)` yielded as the next T) T is stable for the
+/// parallel loop, and ping-pong between two preallocated arrays too.
+///
+/// The barrier is hoisted to the outermost loop of the chain of directly
+/// nested loops around the submit for which this still holds and whose loops
+/// have static counts; a parallel loop with a dynamic trip count stops the
+/// chain (and is a fallback when it is the innermost loop); a sequential loop
+/// with a dynamic trip count counts as one iteration. All consumers of the
+/// same array hoisted to the same loop form one group with M = sum over its
+/// submits of the product of the trip counts from the hoisting loop down;
+/// N = A's array length (the literal n shared by every `array(n)`, statement
+/// or iteration-argument init, that its alias class can hold). The group is
+/// rewritten when N*M - (N+M) >= 1: the statement
 ///
 ///     phase_fence_barrier_<k> = system.task_dummy() {dummy_task = true, manual_dep_edges = [A]}
 ///
@@ -120,9 +135,12 @@ struct PhaseFenceSummary {
 ///        other submit with deps, the FenceFallback that kept it.
 /// \returns the rewritten program (equal to \p program when nothing applies).
 /// \throws InputError (file "<program>") if \p program is not valid.
-/// Cost: O(S log S) for S statements plus O(C * D) for C submits nested D loops
-/// deep: each loop is summarised once (the alias classes it updates, merged
-/// bottom-up from nested loops), never rescanned per candidate.
+/// Cost: O(S log S + S * D) for S statements nested D loops deep to build the
+/// index (each loop summarised once: its updates, its iteration arguments'
+/// root closures, a fixpoint over at most 64 array arguments for the
+/// distinct pairs), plus, per distinct (loop, array) pair tested, O(U * R^2)
+/// for the U updates inside the loop and root sets of size R (pairwise root
+/// answers memoised). Memory O(S * D).
 orch::Program expand_manual_phase_fence(const orch::Program& program, PhaseFenceSummary* summary = nullptr);
 
 /// Checks the output invariants of the pass on \p program and returns the

@@ -117,8 +117,11 @@ std::vector<ByteRange> parse_byte_ranges(std::string_view text, const std::strin
 std::string format_byte_ranges(const std::vector<ByteRange>& ranges);
 
 /// Writes \p g as DOT that Graphviz renders: graph, node and edge attributes,
-/// isolated nodes, self-loops and subgraphs kept; nodes and edges in input
-/// order; the model's own fields written as the attributes of docs/formats.md.
+/// isolated nodes, self-loops and subgraphs kept; edges in input order, nodes
+/// in input order (in program order if the graph has engines and its input
+/// order is not program order: engine order must read back); the model's own fields written as the attributes of
+/// docs/formats.md; a merged pair as the parts that read back to its demand
+/// (parts_to_write(); a strict graph with such a pair is written non-strict).
 /// Every id and value is quoted (HTML-like values `<...>` are written as
 /// HTML strings); read_dot() of the result gives back the same nodes,
 /// attributes and edges. Cost: O(size of the output + (n + m) log(n + m)).

@@ -60,7 +60,9 @@ struct InterpretLimits {
 /// Runs every function of \p program once, in program order (the body of a
 /// kernel function runs like any other: the pass must leave it alone, so its
 /// tasks are compared too). Loops run their iterations in index order, sequential
-/// or parallel alike; arrays are storage updated in place (handles alias).
+/// or parallel alike; arrays are storage updated in place (handles alias:
+/// a copy `x = a` is the same storage; `array(n)`, as a statement or as an
+/// iteration argument's init, is new storage each time it runs).
 /// A submit waits for each TaskId dep that names a task and for every filled
 /// slot of each array dep, read when it is submitted; a system.task_dummy
 /// waits for the names in its `manual_dep_edges` attribute the same way.

@@ -72,6 +72,13 @@ Reduction reduce(const InputGraph& input, const ReduceOptions& options = {}, Red
 ///   names a pair the input does not have.
 Graph apply(const InputGraph& input, const Reduction& r);
 
+/// reduce(input, options[k]) for every k, with one all-pairs reachability
+/// (redundancy does not depend on the filter; only candidacy does). If
+/// \p candidates is given it gets the candidate count per options entry.
+/// Cost: as one reduce() plus O(m * options.size()).
+std::vector<Reduction> reduce_each(const InputGraph& input, const std::vector<ReduceOptions>& options,
+                                   std::vector<std::size_t>* candidates = nullptr);
+
 /// Same contract as depreduce::reduce(): reduce(as_input(g), ...).
 Reduction reduce(const Graph& g, const ReduceOptions& options = {}, ReduceStats* stats = nullptr);
 

@@ -55,7 +55,8 @@ const std::vector<std::vector<PartSpec>>& part_combinations();
 /// reference works from the input as read): nodes listed in a random input
 /// order (so program order differs from it), pairs written as 1 to 3
 /// parallel parts of every kind and flag combination, a few self-loops, and
-/// edges listed in random order. Acyclic. Cost: O(n * out_degree).
+/// edges listed in random order; a third of the nodes read or write a few
+/// bytes of `sbuf`. Acyclic. Cost: O(n * out_degree).
 InputGraph random_input_graph(const EngineGraphParams& params, std::uint64_t seed);
 
 /// A small graph written by hand:

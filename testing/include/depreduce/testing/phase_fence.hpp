@@ -3,7 +3,8 @@
 /// \file
 /// The random program generator shared by props/phase_fence_props.cpp and
 /// fuzz/fuzz_fence_diff.cpp. A program is a sequence of *snippets*, each one
-/// shape of issue 6 built with random sizes, loop kinds, trip counts and an
+/// shape of issues 6 and 16 (phase chains, ping-pong, copies `x = a` and
+/// `iter(acc = array(n))` inits included) built with random sizes, loop kinds, trip counts and an
 /// optional wrapping loop, so that every compressed shape and every fallback
 /// shape appears. Because each snippet is built for its shape, the generator
 /// knows the answer: which barriers the pass must insert (with N, M and how
@@ -52,12 +53,18 @@ enum class FenceShape : std::uint8_t {
   NestedHoist,     ///< consumers in an outer loop body and in an inner loop
   TwoArrays,       ///< two arrays with separate consumers: two barriers
   DoubleBuffered,  ///< reads one array, writes another carrier; then reads the carrier
+  PhaseChain,      ///< seq loop's iteration argument T read by a parallel loop that writes a fresh next T (issue 16)
+  PingPong,        ///< phases alternate between two preallocated arrays: read one, write the other
   // fallbacks
   ScalarDep, MixedDeps, MultipleArrays, PartialSlot, LoopIterArg, DefinedInBody, UpdatedInBody,
   UpdatedThroughAlias, NestedLoopReturn, IfReturn, ZeroTrip, DynamicParallel, Unprofitable,
   AutomaticScope, KernelFunction, InsideIf, NotInLoop,
+  ChainWritesT,      ///< a phase chain whose parallel body also writes T's storage (or a copy of T)
+  ChainCarrierIsT,   ///< a phase chain whose carrier starts as T (or a copy of T): T's storage is written
+  ChainReturnVar,    ///< a phase chain whose consumers read a nested loop's result over T
+  PingPongUnsafe,    ///< ping-pong whose two arrays start as one storage, or stop swapping
 };
-inline constexpr std::size_t kFenceShapeCount = 21;
+inline constexpr std::size_t kFenceShapeCount = 27;
 const char* fence_shape_name(FenceShape s) noexcept;
 bool is_fallback_shape(FenceShape s) noexcept;
 
