@@ -188,8 +188,7 @@ void add_reduce_commands(CLI::App& app) {
     std::string text;
     if (cargs->to == "dot") text = formats::write_dot(g);
     else if (cargs->to == "json") text = formats::write_json_summary(g);
-    else
-      for (const Edge& e : g.edges) text += g.nodes[e.src].name + "\t" + g.nodes[e.dst].name + "\n";
+    else text = formats::write_edge_list(g);
     formats::write_file_atomically(cargs->out, text);
     exit_code = kExitOk;
   });

@@ -116,16 +116,31 @@ std::vector<ByteRange> parse_byte_ranges(std::string_view text, const std::strin
 /// ("sbuf:[0,64),psum:[1,2)"; "" for none). Cost: O(output size).
 std::string format_byte_ranges(const std::vector<ByteRange>& ranges);
 
+/// How write_dot() spells what it writes.
+struct WriteOptions {
+  /// Ports go back on the endpoints, as the input wrote them (`"a":"p" ->
+  /// "b"`); false writes them as `tailport`/`headport` attributes, the
+  /// spelling of the writer this one replaced (reference::write_dot()).
+  bool inline_ports = true;
+};
+
 /// Writes \p g as DOT that Graphviz renders: graph, node and edge attributes,
-/// isolated nodes, self-loops and subgraphs kept; edges in input order, nodes
-/// in input order (in program order if the graph has engines and its input
-/// order is not program order: engine order must read back); the model's own fields written as the attributes of
-/// docs/formats.md; a merged pair as the parts that read back to its demand
-/// (parts_to_write(); a strict graph with such a pair is written non-strict).
-/// Every id and value is quoted (HTML-like values `<...>` are written as
-/// HTML strings); read_dot() of the result gives back the same nodes,
-/// attributes and edges. Cost: O(size of the output + (n + m) log(n + m)).
+/// isolated nodes, self-loops and subgraphs kept; nodes and edges in input
+/// order; the model's own fields written as the attributes of docs/formats.md;
+/// a merged pair whose one edge would read back as another demand written as
+/// its parts (parts_to_write()). Every id and value is quoted (HTML-like
+/// values `<...>` are written as HTML strings); read_dot() of the result
+/// gives back the same nodes, attributes and edges. One buffer, numbers with
+/// std::to_chars. Cost: O(size of the output + (n + m) log(n + m)) (the sort
+/// by input order; O(n + m) when the edges are already in input order).
+std::string write_dot(const Graph& g, const WriteOptions& options);
+/// write_dot(g, WriteOptions{}).
 std::string write_dot(const Graph& g);
+
+/// One `src<TAB>dst` line per merged edge of \p g (self-loops not included),
+/// in the order of `g.edges`; names as they are (no quoting). One buffer.
+/// Cost: O(size of the output).
+std::string write_edge_list(const Graph& g);
 
 /// A JSON summary of \p g for scripts: {"name", "nodes", "edges", "engines",
 /// "self_loops"} (counts; edges = merged non-loop edges). Cost: O(1).

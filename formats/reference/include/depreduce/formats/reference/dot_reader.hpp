@@ -38,6 +38,11 @@ InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
 /// formats::read_graph().
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
 
+/// The plain DOT writer (the one formats::write_dot() replaced): the same
+/// text as formats::write_dot(g, {.inline_ports = false}), built with
+/// per-object attribute lists. Cost: O(output size + (n + m) log(n + m)).
+std::string write_dot(const Graph& g);
+
 } // namespace depreduce::formats::reference
 
 #endif // DEPREDUCE_FORMATS_REFERENCE_DOT_READER_HPP
