@@ -98,7 +98,7 @@ public:
   };
 
   Interner() {
-    table_.assign(1024, kNone);
+    table_.assign(1024, kFree);
     intern(std::string_view("", 0), false);
     entries_[0].html = 0;
   }
@@ -110,10 +110,12 @@ public:
     const std::uint32_t h32 = static_cast<std::uint32_t>(h >> 32);
     std::size_t mask = table_.size() - 1;
     for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
-      std::uint32_t id = table_[i];
-      if (id == kNone) break;
+      const std::uint64_t slot = table_[i];
+      if (slot == kFree) break;
+      if (static_cast<std::uint32_t>(slot >> 32) != h32) continue; // the tag saves a look at the entry
+      const std::uint32_t id = static_cast<std::uint32_t>(slot);
       const Entry& e = entries_[id];
-      if (e.hash == h32 && e.len == s.size() && std::memcmp(e.p, s.data(), s.size()) == 0) return id;
+      if (e.len == s.size() && std::memcmp(e.p, s.data(), s.size()) == 0) return id;
     }
     if (s.size() > 0xFFFFFFF0u) throw std::length_error("string too long");
     const char* p = copy ? store(s) : s.data();
@@ -133,11 +135,11 @@ private:
   void place(std::uint32_t id, std::uint64_t h) {
     std::size_t mask = table_.size() - 1;
     std::size_t i = static_cast<std::size_t>(h) & mask;
-    while (table_[i] != kNone) i = (i + 1) & mask;
-    table_[i] = id;
+    while (table_[i] != kFree) i = (i + 1) & mask;
+    table_[i] = (std::uint64_t{static_cast<std::uint32_t>(h >> 32)} << 32) | id;
   }
   void grow() {
-    table_.assign(table_.size() * 2, kNone);
+    table_.assign(table_.size() * 2, kFree);
     for (std::uint32_t id = 0; id < entries_.size(); ++id)
       place(id, hash_bytes(entries_[id].p, entries_[id].len));
   }
@@ -158,8 +160,9 @@ private:
   }
   static constexpr std::size_t kChunk = 1 << 16;
   static constexpr const char* kEmpty = "";
+  static constexpr std::uint64_t kFree = ~0ull;
   std::vector<Entry> entries_;
-  std::vector<std::uint32_t> table_;
+  std::vector<std::uint64_t> table_; ///< (hash tag << 32) | id, or kFree.
   std::vector<std::unique_ptr<char[]>> chunks_, big_;
   std::size_t used_ = 0;
 };
@@ -610,7 +613,7 @@ private:
     }
     return cur_;
   }
-  Token take() {
+  const Token& take() {
     peek();
     have_ = false;
     last_line_ = cur_.last_line;
@@ -900,7 +903,7 @@ private:
 
   /// atom: T_atom | qatom ('+' T_qatom)*; leaves one state. Returns the text.
   std::uint32_t parse_atom() {
-    Token t = take();
+    const Token& t = take();
     push();
     if (t.kind == Tok::Atom) return t.sid;
     std::uint32_t v = t.sid;
@@ -909,12 +912,12 @@ private:
       push();
       const Token& q = peek();
       if (q.kind != Tok::QAtom) syntax(q);
-      Token b = take();
+      const std::uint32_t b = take().sid;
       push();
       pop(2);
       // cgraph's concat(): agstrdup of the joined text (plain unless known).
       std::string joined(strs_.view(v));
-      joined.append(strs_.view(b.sid));
+      joined.append(strs_.view(b));
       v = intern_plain(joined, true);
     }
     return v;
