@@ -101,6 +101,10 @@ def main():
     write("deep-40-anon.dot", "digraph { a -> " + "{" * 40 + "b" + "}" * 40 + " }")
     write("deep-limit-3331.dot", "digraph {" + "{" * 3331 + "}" * 3331 + "}")
     write("deep-limit-3332.dot", "digraph {" + "{" * 3332 + "}" * 3332 + "}")
+    # The exact boundary: a node statement innermost peaks at 9,999 states
+    # (fits); one statement before the nest makes it 10,000 (exhausted).
+    write("deep-limit-exact-fits.dot", "digraph { " + "{" * 3331 + " a " + "}" * 3331 + " }")
+    write("deep-limit-exact-exhausted.dot", "digraph { x " + "{" * 3331 + " a " + "}" * 3331 + " }")
     write("deep-chain-2499.dot", "digraph {" + "->".join(["a"] * 2499) + "}")
     write("deep-chain-2500.dot", "digraph {" + "->".join(["a"] * 2500) + "}")
     write("big-name.dot", "digraph { " + "n" * (1 << 20) + " -> b }")

@@ -179,6 +179,10 @@ TEST(DotReader, ParserStackLimitIsCgraphs) {
   EXPECT_TRUE(both(chain(2499)).ok);
   EXPECT_FALSE(both(chain(2500)).ok);
   EXPECT_FALSE(both(nest(100000)).ok); // no stack overflow in the fast reader
+  // The exact boundary: 9,999 states fit, the 10,000th exhausts the stack.
+  const std::string inner = std::string(3331, '{') + " a " + std::string(3331, '}');
+  EXPECT_TRUE(both("digraph { " + inner + " }").ok);
+  EXPECT_FALSE(both("digraph { x " + inner + " }").ok);
 }
 
 TEST(DotReader, ModelAttributeErrorsNameTheStatement) {
