@@ -1,6 +1,7 @@
 //===- cli/cmd_reduce.cpp - `depreduce reduce` and `depreduce explain` ---===//
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <unistd.h>
 #include <map>
@@ -24,11 +25,18 @@ struct InputOptions {
   std::string format = "auto";
 };
 
+std::function<void(std::size_t, std::size_t)> progress_bar(const char* what, bool enabled);
+
 /// Reads and checks the input; prints the model's warnings unless the caller
-/// wants them (\p warnings).
-Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr) {
+/// wants them (\p warnings). With \p progress, a read of more than 64 MB on a
+/// terminal shows a progress bar (the DOT reader reports as it goes).
+Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr, bool progress = false) {
   std::vector<std::string> own;
-  Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format)), warnings ? warnings : &own);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(in.file, ec);
+  auto bar = progress_bar("read", progress && !ec && size > (64u << 20));
+  Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format), bar),
+                               warnings ? warnings : &own);
   for (const std::string& w : own) fmt::print(stderr, "depreduce: {}\n", w);
   return g;
 }
@@ -151,7 +159,7 @@ void add_reduce_commands(CLI::App& app) {
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       reduced = reference::apply(input, r);
     } else {
-      g = load(args->in);
+      g = load(args->in, nullptr, !args->quiet);
       s.progress = progress_bar("reduce", !args->quiet && g.edges.size() > 1000000);
       auto t0 = std::chrono::steady_clock::now();
       r = reduce(g, o, &s);

@@ -42,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -615,6 +616,10 @@ private:
   }
   const Token& take() {
     peek();
+    if (progress_ && pos_ >= next_report_) {
+      (*progress_)(pos_, n_);
+      next_report_ = pos_ + kReportEvery;
+    }
     have_ = false;
     last_line_ = cur_.last_line;
     return cur_;
@@ -1503,6 +1508,13 @@ private:
     }
   };
 
+public:
+  /// Called with (bytes read, total) about every 4 MiB and once at the end.
+  const std::function<void(std::size_t, std::size_t)>* progress_ = nullptr;
+
+private:
+  static constexpr std::size_t kReportEvery = std::size_t{4} << 20;
+  std::size_t next_report_ = kReportEvery;
   // Input and scanner.
   std::string_view t_;
   std::size_t n_;
@@ -1551,10 +1563,18 @@ private:
 } // namespace
 
 InputGraph read_dot(std::string_view text, const std::string& file) {
+  return read_dot(text, file, std::function<void(std::size_t, std::size_t)>());
+}
+
+InputGraph read_dot(std::string_view text, const std::string& file,
+                    const std::function<void(std::size_t, std::size_t)>& progress) {
   if (std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw InputError(file, detail::LineMap(text).line_of(nul), "NUL byte in DOT text");
   FastDotReader reader(text, file);
-  return reader.run();
+  if (progress) reader.progress_ = &progress;
+  InputGraph g = reader.run();
+  if (progress) progress(text.size(), text.size());
+  return g;
 }
 
 } // namespace depreduce::formats

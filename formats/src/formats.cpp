@@ -30,6 +30,8 @@ Format parse_format(std::string_view name) {
 
 namespace {
 
+InputGraph read_graph_text(const std::string& path, const std::string& text, Format format);
+
 Format sniff(std::string_view text) {
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
@@ -78,7 +80,21 @@ Format resolve_format(const std::string& path, std::string_view text, Format for
 }
 
 InputGraph read_graph(const std::string& path, Format format) {
+  return read_graph(path, format, std::function<void(std::size_t, std::size_t)>());
+}
+
+InputGraph read_graph(const std::string& path, Format format,
+                      const std::function<void(std::size_t, std::size_t)>& progress) {
   std::string text = read_file(path);
+  if (resolve_format(path, text, format) == Format::Dot || resolve_format(path, text, format) == Format::Auto)
+    return read_dot(text, path, progress);
+  InputGraph g = read_graph_text(path, text, format);
+  if (progress) progress(text.size(), text.size());
+  return g;
+}
+
+namespace {
+InputGraph read_graph_text(const std::string& path, const std::string& text, Format format) {
   switch (resolve_format(path, text, format)) {
   case Format::Stg: return read_stg(text, path);
   case Format::WfJson: return read_wfjson(text, path);
@@ -88,6 +104,7 @@ InputGraph read_graph(const std::string& path, Format format) {
   }
   return read_dot(text, path);
 }
+} // namespace
 
 namespace {
 namespace fs = std::filesystem;

@@ -13,6 +13,7 @@
 #define DEPREDUCE_FORMATS_FORMATS_HPP
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,10 @@ Format resolve_format(const std::string& path, std::string_view text, Format for
 /// \throws InputError for unreadable files and for everything the chosen
 ///   reader rejects. Cost: one read of the file plus the reader's cost.
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
+/// read_graph() with a progress hook for the DOT reader (see read_dot()); the
+/// other readers report once at the end.
+InputGraph read_graph(const std::string& path, Format format,
+                      const std::function<void(std::size_t done, std::size_t total)>& progress);
 
 /// Reads Graphviz DOT in one pass, without Graphviz: the whole language
 /// cgraph accepts, read as cgraph reads it (its twin, held to it by
@@ -72,6 +77,10 @@ InputGraph read_graph(const std::string& path, Format format = Format::Auto);
 /// attribute assignments); memory O(n + m + distinct strings) besides the
 /// result, strings kept as views into \p text while reading.
 InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
+/// read_dot() reporting progress: \p progress (if set) gets (bytes read,
+/// total) about every 4 MiB and once at the end; it must not throw.
+InputGraph read_dot(std::string_view text, const std::string& file,
+                    const std::function<void(std::size_t done, std::size_t total)>& progress);
 
 /// Reads a Kasahara STG file: line 1 = n real tasks, then n+2 task lines
 /// `id time npred pred...` (ids 0..n+1, dummies included), then an optional
