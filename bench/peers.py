@@ -128,8 +128,11 @@ def timed(cmd, timeout):
     """Wall seconds and peak RSS (MB) of one process, via GNU time."""
     with tempfile.NamedTemporaryFile("r") as t:
         t0 = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=timeout)
+        try:
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return float(timeout), float("nan"), None  # a lower bound: "> timeout"
         wall = time.perf_counter() - t0
         rss = int(open(t.name).read().split()[-1]) / 1024.0
     return wall, rss, p.returncode
