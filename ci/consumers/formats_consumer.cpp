@@ -14,7 +14,7 @@ int main() {
     Reduction r = reduce(g);
     std::string out = formats::write_dot(apply(g, r));
     std::printf("%s", out.c_str());
-    formats::read_dot("digraph { a -> }", "bad.dot"); // throws: bad.dot:1: unexpected end of file ...
+    formats::read_dot("digraph { a -> }", "bad.dot"); // throws InputError "bad.dot:1: syntax error near '}'"
   } catch (const InputError& e) {
     std::printf("rejected: %s\n", e.what());
     return std::string(e.what()).find("bad.dot:1:") == std::string::npos;
