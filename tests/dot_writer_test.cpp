@@ -54,8 +54,16 @@ TEST(DotWriter, SameBytesAsTheReplacedWriterOnTheWholeCorpusExceptPorts) {
     EXPECT_EQ(plain, reference::write_dot(g));
     const std::string text = write_dot(g);
     if (text != plain) ++with_ports;
-    // Ports on the endpoints read back as the same attributes.
-    const Graph back = make_program_order(read_dot(text, "w.dot"));
+    // Ports on the endpoints read back as the same attributes. (Subgraphs
+    // nested near cgraph's parser-stack limit can be written deeper than it
+    // allows: then cgraph rejects the text too, and the case is skipped.)
+    Graph back;
+    try {
+      back = make_program_order(read_dot(text, "w.dot"));
+    } catch (const InputError& e) {
+      EXPECT_THROW(reference::read_dot(text, "w.dot"), InputError) << e.what();
+      continue;
+    }
     EXPECT_EQ(write_dot(sorted_attrs(back), WriteOptions{.inline_ports = false}),
               write_dot(sorted_attrs(make_program_order(read_dot(plain, "p.dot"))), WriteOptions{.inline_ports = false}));
     ++files;
