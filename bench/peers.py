@@ -25,6 +25,7 @@ largest size it finished within --timeout and the first size it did not.
 """
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -196,6 +197,53 @@ def ratio(peer, ours):
     return "-" if peer is None or not ours else f"{peer / ours:.1f}x"
 
 
+def timed(cmd, timeout):
+    """Wall seconds and peak RSS (MB) of one process, via GNU time."""
+    with tempfile.NamedTemporaryFile("r") as t:
+        t0 = time.perf_counter()
+        try:
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name] + cmd, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return float(timeout), float("nan"), None  # a lower bound: "> timeout"
+        wall = time.perf_counter() - t0
+        rss = int(open(t.name).read().split()[-1]) / 1024.0
+    return wall, rss, p.returncode
+
+
+def whole_process(args):
+    """Issue 15 targets, whole process (`depreduce reduce FILE -o OUT`), medians
+    of --repeat runs alternating with the peer: 20k DAG <= 40 ms and >= 10,000x
+    tred in the same run; 10^6-instruction matmul <= 3 s, peak <= 800 MB."""
+    cli = str(Path(args.build) / "cli" / "depreduce")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        dag = tmp / "dag20k.dot"
+        subprocess.run([cli, "generate", "dag", "--size", "20000", "--seed", "1", "-o", str(dag)], check=True)
+        ours, tred = [], []
+        for _ in range(3):
+            ours.append(timed([cli, "reduce", str(dag), "-o", str(tmp / "o.dot")], args.timeout))
+            tred.append(timed(["tred", str(dag)], args.timeout))
+        o = statistics.median(r[0] for r in ours)
+        t = statistics.median(r[0] for r in tred)
+        rows.append(("20k DAG (generate dag --size 20000 --seed 1)", o, max(r[1] for r in ours),
+                     f"tred {t:.2f} s = {t / o:,.0f}x", "<= 40 ms, >= 10,000x tred"))
+        mm = tmp / "mm.dot"
+        subprocess.run([cli, "generate", "matmul", "--size", "1000000", "--seed", "1", "-o", str(mm)], check=True)
+        runs = [timed([cli, "reduce", str(mm), "-o", str(tmp / "o.dot"), "-q"], args.timeout) for _ in range(3)]
+        rows.append(("matmul 10^6 (generate matmul --size 1000000 --seed 1)", statistics.median(r[0] for r in runs),
+                     max(r[1] for r in runs), "", "<= 3 s, <= 800 MB"))
+    lines = ["| input | whole process | peak RSS | peer | target |", "|---|---:|---:|---|---|"]
+    for label, wall, rss, peer, target in rows:
+        lines.append(f"| {label} | {wall:.3f} s | {rss:.0f} MB | {peer} | {target} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=str(ROOT / "build"))
@@ -209,7 +257,11 @@ def main():
     ap.add_argument("--only-cyclic", action="store_true", help="only the cyclic table")
     ap.add_argument("--cyclic", default="300,3000",
                     help="sizes of generated DAGs with 20 back edges for the cyclic table (tred vs --cycles condense)")
+    ap.add_argument("--whole-process", action="store_true",
+                    help="only the whole-process rows of issue 15 (20k DAG vs tred, 10^6-instruction matmul)")
     args = ap.parse_args()
+    if args.whole_process:
+        return whole_process(args)
     cli = str(Path(args.build) / "cli" / "depreduce")
     boost = str(Path(args.build) / "bench" / "boost_tred")
     rows = []

@@ -1,40 +1,51 @@
-//===- formats/src/dot_reader.cpp - DOT through Graphviz cgraph ----------===//
+//===- formats/src/dot_reader.cpp - DOT, one pass, no Graphviz ------------===//
 ///
 /// \file
-/// read_dot(): the text is parsed by Graphviz's own parser (cgraph, the one
-/// `dot` uses), then the cgraph graph is converted into an InputGraph.
+/// read_dot(): the optimized DOT reader. Its reference twin is
+/// formats::reference::read_dot() (Graphviz cgraph, formats/reference/); the
+/// two must give the same InputGraph for every input and reject the same
+/// inputs on the same line (fuzz/fuzz_dot_reader_diff.cpp holds them to it).
 ///
-/// cgraph keeps global state (a flex scanner, a bison parser, an error
-/// channel), so:
-///  - every call holds one process-wide mutex;
-///  - the scanner is reset before and after every parse (`aaglex_destroy`),
-///    so a parse that stopped inside a comment or string, or left text after
-///    the graph, cannot leak into the next one;
-///  - errors go to cgraph's message file (agseterr(AGMAX)) and are read back
-///    with aglasterr(); cgraph 2.42's user-callback path (agseterrf) formats
-///    messages over 1 KiB from a consumed va_list, which we must avoid.
+/// What it mirrors, and from where (Graphviz 2.42, lib/cgraph):
+///  - the scanner (scan.l): keywords in any case, NAME / NUMBER (a number
+///    glued to a letter or a second '.' splits), quoted strings (\" is a
+///    quote, \\ stays \\, backslash-newline vanishes, a run of ordinary
+///    characters that is exactly one newline vanishes, any other backslash
+///    stays), HTML strings (nested <>), comments (/* */, //, # to the end of
+///    the line), '@' ends the input, a byte-order mark standing alone is
+///    blank, '->' is an edge operator in a digraph only (else the character
+///    '-'), every other byte is a one-character token;
+///  - the grammar and its actions (grammar.y): edge chains, node lists
+///    (`a, b -> c`), subgraph endpoints (their nodes in creation order at the
+///    time of the statement), ports `n:p:c` (tailport/headport declared
+///    after the statement's own attributes), `key=` naming an edge, `+`
+///    concatenation of quoted/HTML strings, the default attribute
+///    statements and their scoping (a default set in a subgraph applies to
+///    the nodes/edges created there and in its children), strict graphs
+///    (one edge per pair, a keyed edge that would add a second is dropped);
+///  - cgraph's attribute dictionaries: an attribute name is declared once per
+///    kind, with default "", in the order first seen; objects created before
+///    a default changes keep their value; a new subgraph starts from its
+///    parent's graph-attribute defaults;
+///  - cgraph's string pool: one text is an HTML string everywhere or nowhere,
+///    decided by its first appearance in the graph (the graph's own name
+///    counts as plain);
+///  - bison's parser stack (YYMAXDEPTH 10000): nesting or edge chains deep
+///    enough to exhaust it are rejected ("memory exhausted") as cgraph does.
 ///
-/// Line numbers: cgraph records none, and the line it prints in syntax errors
-/// is unreliable (it does not count most newlines inside quoted strings and it
-/// obeys `#line` directives). Every line we report is a physical line of the
-/// text, computed by us. We give the scanner the whole text as one in-memory
-/// buffer (`aag_scan_buffer`), so the scanner's current token (`aagtext`) is a
-/// pointer into our copy of the text. A callback discipline pushed when cgraph
-/// opens a root graph sees every node/edge creation and every attribute
-/// assignment. At that moment the parser has either read one token of
-/// lookahead (`aagchar` holds it), so the object's statement ends at the
-/// significant text just before that token, or none (`aagchar` is bison's
-/// YYEMPTY), so the statement ends with the token just read. On a syntax error
-/// the parser's error rule closes the graph before it reads another token; the
-/// callback for that deletion sees the offending token. `SignificantRuns`
-/// turns offsets into lines.
+/// One pass: the scanner hands tokens to a recursive-descent parser that
+/// performs cgraph's actions at the points bison would. Names and values are
+/// interned (views into the text when no escape changes them, else copied
+/// once into an arena); attribute assignments are logged as (object,
+/// attribute, value, line) and resolved once at the end, so no allocation is
+/// made per token. Lines are physical lines, counted by the scanner.
 //===----------------------------------------------------------------------===//
-#include <graphviz/cgraph.h>
-
 #include <algorithm>
 #include <cstring>
-#include <mutex>
+#include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -42,488 +53,1261 @@
 #include "depreduce/formats/formats.hpp"
 #include "internal.hpp"
 
-// Symbols of cgraph's flex scanner (prefix "aag"). They are exported by
-// libcgraph but not declared in cgraph.h. Flex >= 2.5.33 (Debian's 2.6.4)
-// declares yy_scan_buffer(char*, yy_size_t) with yy_size_t = size_t.
-extern "C" {
-struct yy_buffer_state;
-yy_buffer_state* aag_scan_buffer(char* base, std::size_t size);
-int aaglex_destroy(void);
-extern char* aagtext;
-extern int aagchar; // the bison parser's lookahead token
-}
-
 namespace depreduce::formats {
 namespace {
 
 using detail::show;
 
-std::mutex g_cgraph_mutex;
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+/// bison's YYMAXDEPTH in cgraph's parser: the stack may hold 9,999 states.
+constexpr std::uint32_t kMaxParserStack = 10000;
+/// flex's YY_BUF_SIZE, quoted in cgraph's messages about unterminated text.
+constexpr int kFlexBufSize = 16384;
 
-/// bison's value of the lookahead token (`aagchar`) when none has been read.
-constexpr int kNoLookahead = -2; // YYEMPTY
-/// ... and when the lookahead is the end of the input.
-constexpr int kEndOfInput = 0; // YYEOF
+enum Kind : int { kGraph = 0, kNode = 1, kEdge = 2 };
 
-bool is_id_char(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' || u >= 0x80;
+// ---------------------------------------------------------------- strings
+
+std::uint64_t hash_bytes(const char* p, std::size_t n) noexcept {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
+  while (n >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
+    p += 8;
+    n -= 8;
+  }
+  std::uint64_t w = 0;
+  if (n) std::memcpy(&w, p, n);
+  h = (h ^ w) * 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return h;
 }
 
-/// Significant stretches of DOT text (tokens and runs of adjacent tokens),
-/// separated by whitespace and comments; quoted and HTML strings are runs of
-/// their own (they may span lines). Approximates cgraph's scanner for line
-/// numbers only: it never influences what is parsed.
-class SignificantRuns {
+/// Interned strings: ids are dense, 0 is "". Texts are views into the input
+/// or into an arena owned here.
+class Interner {
 public:
-  explicit SignificantRuns(std::string_view t) : lines_(t) {
-    std::size_t i = 0;
-    std::uint32_t line = 1;
-    const std::size_t n = t.size();
-    auto push = [&](std::size_t s, std::size_t e, std::uint32_t l0, std::uint32_t l1, bool str) {
-      runs_.push_back(Run{s, e, l0, l1, str});
-    };
-    while (i < n) {
-      char c = t[i];
-      if (c == '\n') { ++line; ++i; continue; }
-      if (c == ' ' || c == '\t' || c == '\r') { ++i; continue; }
-      if (c == '/' && i + 1 < n && t[i + 1] == '*') {
-        std::uint32_t l0 = line;
-        i += 2;
-        while (i < n && !(t[i] == '*' && i + 1 < n && t[i + 1] == '/')) {
-          if (t[i] == '\n') ++line;
-          ++i;
-        }
-        if (i >= n) unterminated_line_ = l0;
-        i = std::min(n, i + 2);
-        continue;
-      }
-      if ((c == '/' && i + 1 < n && t[i + 1] == '/') || c == '#') {
-        while (i < n && t[i] != '\n') ++i;
-        continue;
-      }
-      if (c == '"') {
-        std::size_t s = i;
-        std::uint32_t l0 = line;
-        ++i;
-        while (i < n && t[i] != '"') {
-          if (t[i] == '\\' && i + 1 < n) {
-            if (t[i + 1] == '\n') ++line;
-            i += 2;
-            continue;
-          }
-          if (t[i] == '\n') ++line;
-          ++i;
-        }
-        if (i >= n) unterminated_line_ = l0;
-        i = std::min(n, i + 1);
-        push(s, i, l0, line, true);
-        continue;
-      }
-      if (c == '<') {
-        std::size_t s = i;
-        std::uint32_t l0 = line;
-        int nest = 1;
-        ++i;
-        while (i < n && nest > 0) {
-          if (t[i] == '<') ++nest;
-          else if (t[i] == '>') --nest;
-          else if (t[i] == '\n') ++line;
-          ++i;
-        }
-        if (nest > 0) unterminated_line_ = l0;
-        push(s, i, l0, line, true);
-        continue;
-      }
-      std::size_t s = i;
-      while (i < n) {
-        char d = t[i];
-        if (d == ' ' || d == '\t' || d == '\r' || d == '\n' || d == '"' || d == '<' || d == '#') break;
-        if (d == '/' && i + 1 < n && (t[i + 1] == '*' || t[i + 1] == '/')) break;
-        ++i;
-      }
-      push(s, i, line, line, false);
-    }
-  }
-
-  /// Line on which the significant text before the token at \p offset ends
-  /// (\p offset = start of a token, or the closing quote/bracket of a
-  /// string token). 0 if unknown.
-  std::uint32_t line_before(std::size_t offset) const {
-    if (runs_.empty()) return 0;
-    auto it = std::upper_bound(runs_.begin(), runs_.end(), offset,
-                               [](std::size_t off, const Run& r) { return off < r.start; });
-    if (it == runs_.begin()) return runs_.front().first_line;
-    std::size_t r = static_cast<std::size_t>(it - runs_.begin()) - 1;
-    const Run& run = runs_[r];
-    if (offset >= run.end) return run.last_line; // between runs (e.g. at the end)
-    if (!run.is_string && offset > run.start) return run.first_line;
-    return r > 0 ? runs_[r - 1].last_line : run.first_line;
-  }
-
-  /// Line of the byte at \p offset (the physical line, whatever the token).
-  std::uint32_t line_of(std::size_t offset) const { return lines_.line_of(offset); }
-
-  /// Offset of the first significant byte at or after \p offset (skipping
-  /// blanks and comments), or npos if there is none.
-  std::size_t next_significant(std::size_t offset) const {
-    auto it = std::upper_bound(runs_.begin(), runs_.end(), offset,
-                               [](std::size_t off, const Run& r) { return off < r.end; });
-    if (it == runs_.end()) return std::string_view::npos;
-    return it->start >= offset || it->is_string ? it->start : offset;
-  }
-
-  /// Line of the end of the last significant text (1 if there is none).
-  std::uint32_t last_line() const { return runs_.empty() ? 1 : runs_.back().last_line; }
-
-  /// Start line of a string or comment still open at the end of the text, else 0.
-  std::uint32_t unterminated_line() const { return unterminated_line_; }
-
-private:
-  struct Run {
-    std::size_t start, end;
-    std::uint32_t first_line, last_line;
-    bool is_string;
+  struct Entry {
+    const char* p;
+    std::uint32_t len;
+    std::uint32_t hash;
+    std::int8_t html = -1;           ///< -1 not seen in the graph yet, 0 plain, 1 HTML.
+    std::uint32_t node = kNone;      ///< The node of that name.
+    std::uint32_t sym[3] = {kNone, kNone, kNone}; ///< Attribute of that name, per kind.
   };
-  detail::LineMap lines_;
-  std::vector<Run> runs_;
-  std::uint32_t unterminated_line_ = 0;
-};
 
-struct PairHash {
-  std::size_t operator()(const std::pair<const void*, int>& p) const noexcept {
-    return std::hash<const void*>()(p.first) * 31u + static_cast<std::size_t>(p.second);
-  }
-};
-
-/// What the cgraph callbacks record during one parse.
-struct ParseContext {
-  const char* base = nullptr; ///< Our copy of the text, scanned in place by flex.
-  std::size_t size = 0;
-  const SignificantRuns* runs = nullptr;
-  Agraph_t* root = nullptr; ///< The first root graph opened (later ones are ignored).
-  std::unordered_map<const void*, std::uint32_t> created_line;
-  /// Names starting with '%', taken at creation: cgraph keeps such names in an
-  /// internal map that it clears when the graph is complete, after which
-  /// agnameof() prints "%<id>" instead.
-  std::unordered_map<const void*, std::string> percent_names;
-  std::unordered_map<std::pair<const void*, int>, std::uint32_t, PairHash> attr_line;
-  /// True while agread() runs (not while our own agclose() calls run).
-  bool parsing = false;
-  /// Where the parser stopped on a syntax error: the offset of the offending
-  /// token (`size` for the end of the input); npos if no graph was open then.
-  std::size_t error_at = std::string_view::npos;
-
-  /// Offset of the scanner's current token in our text, npos if it is not in it.
-  std::size_t token_offset() const {
-    const char* p = aagtext;
-    if (!p || p < base || p > base + size) return std::string_view::npos;
-    return static_cast<std::size_t>(p - base);
+  Interner() {
+    table_.assign(1024, kFree);
+    intern(std::string_view("", 0), false);
+    entries_[0].html = 0;
   }
 
-  /// Line on which the statement being reduced ends.
-  std::uint32_t current_line() const {
-    std::size_t at = token_offset();
-    if (!runs || at == std::string_view::npos) return 0;
-    // No lookahead: the statement ends with the token just read (for a
-    // string token, aagtext is its closing quote or bracket).
-    if (aagchar == kNoLookahead && at < size) return runs->line_of(at);
-    return runs->line_before(at);
-  }
-};
-
-ParseContext* g_ctx = nullptr; // guarded by g_cgraph_mutex
-
-const void* key_of(Agobj_t* obj) {
-  if (AGTYPE(obj) == AGINEDGE || AGTYPE(obj) == AGOUTEDGE)
-    return AGMKOUT(reinterpret_cast<Agedge_t*>(obj));
-  return obj;
-}
-
-extern "C" void on_insert(Agraph_t* g, Agobj_t* obj, void* state) {
-  auto* ctx = static_cast<ParseContext*>(state);
-  if (!ctx || agroot(g) != ctx->root) return;
-  const void* key = key_of(obj);
-  ctx->created_line.emplace(key, ctx->current_line());
-  if (const char* name = agnameof(obj); name && name[0] == '%') ctx->percent_names.emplace(key, name);
-}
-
-extern "C" void on_update(Agraph_t* g, Agobj_t* obj, void* state, Agsym_t* sym) {
-  auto* ctx = static_cast<ParseContext*>(state);
-  if (!ctx || !sym || agroot(g) != ctx->root) return;
-  // cgraph also reports every declaration of a node or edge attribute
-  // (`node [...]`, `edge [...]`, an attribute name seen for the first time) as
-  // an update of the graph with that node/edge symbol. Symbol ids are per
-  // kind, so such an update must not be taken for the graph attribute with
-  // the same id.
-  int type = AGTYPE(obj) == AGINEDGE ? AGOUTEDGE : AGTYPE(obj);
-  if (sym->kind != type) return;
-  ctx->attr_line[{key_of(obj), sym->id}] = ctx->current_line();
-}
-
-/// A root graph closed while parsing: only the parser's error rule does that,
-/// right after the error, before reading another token.
-extern "C" void on_delete(Agraph_t* g, Agobj_t* obj, void* state) {
-  auto* ctx = static_cast<ParseContext*>(state);
-  if (!ctx || !ctx->parsing || ctx->error_at != std::string_view::npos) return;
-  if (AGTYPE(obj) != AGRAPH || reinterpret_cast<Agraph_t*>(obj) != agroot(g)) return;
-  std::size_t at = ctx->token_offset();
-  // At the end of the input, unless the end is cgraph's end-of-graph token '@'
-  // (aagtext then points at it; flex never overwrites a token's first byte).
-  if (at == std::string_view::npos || at >= ctx->size || (aagchar == kEndOfInput && ctx->base[at] != '@'))
-    at = ctx->size;
-  ctx->error_at = at;
-}
-
-Agcbdisc_t g_callbacks = {
-    {on_insert, on_update, on_delete},
-    {on_insert, on_update, nullptr},
-    {on_insert, on_update, nullptr},
-};
-
-Agiddisc_t g_id_disc; // AgIdDisc with our open(); filled on first use.
-
-extern "C" void* id_open(Agraph_t* g, Agdisc_t* disc) {
-  void* state = AgIdDisc.open(g, disc);
-  if (g_ctx) {
-    // Objects of the first root only are recorded; a later root (a second
-    // graph in the file) is watched for the line of a syntax error.
-    if (!g_ctx->root) g_ctx->root = g;
-    agpushdisc(g, &g_callbacks, g_ctx);
-  }
-  return state;
-}
-
-extern "C" int no_read(void*, char*, int) { return 0; } // flex reads our buffer, never this.
-
-Agiodisc_t g_io_disc = {no_read, nullptr, nullptr};
-
-/// Turns cgraph's message ("syntax error in line 3 near 'x'\n") into cgraph's
-/// line and a problem ("syntax error near 'x'").
-std::pair<std::uint32_t, std::string> split_cgraph_message(std::string msg) {
-  while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.pop_back();
-  for (char& c : msg)
-    if (c == '\n') c = ' ';
-  std::uint32_t line = 0;
-  static const std::string kMark = " in line ";
-  std::size_t at = msg.find(kMark);
-  if (at != std::string::npos) {
-    std::size_t d = at + kMark.size(), e = d;
-    while (e < msg.size() && msg[e] >= '0' && msg[e] <= '9') ++e;
-    if (auto v = detail::parse_uint(std::string_view(msg).substr(d, e - d), UINT32_MAX)) {
-      line = static_cast<std::uint32_t>(*v);
-      msg.erase(at, e - at);
+  /// The id of \p s; \p copy when \p s does not outlive the reader.
+  std::uint32_t intern(std::string_view s, bool copy) {
+    if (s.empty()) s = std::string_view(kEmpty, 0); // never a null pointer
+    const std::uint64_t h = hash_bytes(s.data(), s.size());
+    const std::uint32_t h32 = static_cast<std::uint32_t>(h >> 32);
+    std::size_t mask = table_.size() - 1;
+    for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+      const std::uint64_t slot = table_[i];
+      if (slot == kFree) break;
+      if (static_cast<std::uint32_t>(slot >> 32) != h32) continue; // the tag saves a look at the entry
+      const std::uint32_t id = static_cast<std::uint32_t>(slot);
+      const Entry& e = entries_[id];
+      if (e.len == s.size() && std::memcmp(e.p, s.data(), s.size()) == 0) return id;
     }
+    if (s.size() > 0xFFFFFFF0u) throw std::length_error("string too long");
+    const char* p = copy ? store(s) : s.data();
+    const std::uint32_t id = static_cast<std::uint32_t>(entries_.size());
+    entries_.push_back(Entry{p, static_cast<std::uint32_t>(s.size()), h32});
+    if (entries_.size() * 2 > table_.size()) grow();
+    else place(id, h);
+    return id;
   }
-  if (msg.empty()) msg = "syntax error";
-  return {line, msg};
-}
 
-/// Holds the parse state and resets cgraph's globals on every exit path.
-class CgraphSession {
+  std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
+  Entry& operator[](std::uint32_t id) { return entries_[id]; }
+  const Entry& operator[](std::uint32_t id) const { return entries_[id]; }
+  std::size_t size() const { return entries_.size(); }
+
+private:
+  void place(std::uint32_t id, std::uint64_t h) {
+    std::size_t mask = table_.size() - 1;
+    std::size_t i = static_cast<std::size_t>(h) & mask;
+    while (table_[i] != kFree) i = (i + 1) & mask;
+    table_[i] = (std::uint64_t{static_cast<std::uint32_t>(h >> 32)} << 32) | id;
+  }
+  void grow() {
+    table_.assign(table_.size() * 2, kFree);
+    for (std::uint32_t id = 0; id < entries_.size(); ++id)
+      place(id, hash_bytes(entries_[id].p, entries_[id].len));
+  }
+  const char* store(std::string_view s) {
+    if (s.size() > kChunk / 4) {
+      big_.emplace_back(new char[s.size() + 1]);
+      std::memcpy(big_.back().get(), s.data(), s.size());
+      return big_.back().get();
+    }
+    if (chunks_.empty() || used_ + s.size() > kChunk) {
+      chunks_.emplace_back(new char[kChunk]);
+      used_ = 0;
+    }
+    char* p = chunks_.back().get() + used_;
+    std::memcpy(p, s.data(), s.size());
+    used_ += s.size();
+    return p;
+  }
+  static constexpr std::size_t kChunk = 1 << 16;
+  static constexpr const char* kEmpty = "";
+  static constexpr std::uint64_t kFree = ~0ull;
+  std::vector<Entry> entries_;
+  std::vector<std::uint64_t> table_; ///< (hash tag << 32) | id, or kFree.
+  std::vector<std::unique_ptr<char[]>> chunks_, big_;
+  std::size_t used_ = 0;
+};
+
+/// Open-addressing map from 64-bit keys to 32-bit values (no erase).
+class FlatMap64 {
 public:
-  CgraphSession() : lock_(g_cgraph_mutex) {
-    if (!g_id_disc.open) {
-      g_id_disc = AgIdDisc;
-      g_id_disc.open = id_open;
+  FlatMap64() { keys_.assign(16, kEmpty); vals_.assign(16, 0); }
+  std::uint32_t* find(std::uint64_t k) {
+    std::size_t mask = keys_.size() - 1;
+    for (std::size_t i = mix(k) & mask;; i = (i + 1) & mask) {
+      if (keys_[i] == k) return &vals_[i];
+      if (keys_[i] == kEmpty) return nullptr;
     }
-    aaglex_destroy();
-    agsetfile(nullptr);
-    agreadline(1);
-    old_level_ = agseterr(AGMAX); // no printing; messages go to aglasterr()
-    old_errf_ = agseterrf(nullptr);
-    agreseterrors();
   }
-  ~CgraphSession() {
-    for (Agraph_t* g : open_)
-      if (g) agclose(g);
-    aaglex_destroy(); // forget the pointer into our buffer
-    agreseterrors();
-    agseterr(old_level_);
-    agseterrf(old_errf_);
-    g_ctx = nullptr;
-  }
-  CgraphSession(const CgraphSession&) = delete;
-  CgraphSession& operator=(const CgraphSession&) = delete;
-
-  Agraph_t* keep(Agraph_t* g) { open_.push_back(g); return g; }
-
-  /// The last cgraph message if the parse reported an error, else "".
-  static std::string last_error() {
-    if (agerrors() < AGERR) return {};
-    std::string out;
-    if (char* m = aglasterr()) {
-      out = m;
-      std::free(m);
-    }
-    if (out.empty()) out = "syntax error";
-    return out;
+  void insert(std::uint64_t k, std::uint32_t v) {
+    if ((size_ + 1) * 2 > keys_.size()) grow();
+    std::size_t mask = keys_.size() - 1;
+    std::size_t i = mix(k) & mask;
+    while (keys_[i] != kEmpty && keys_[i] != k) i = (i + 1) & mask;
+    if (keys_[i] == kEmpty) ++size_;
+    keys_[i] = k;
+    vals_[i] = v;
   }
 
 private:
-  std::lock_guard<std::mutex> lock_;
-  agerrlevel_t old_level_;
-  agusererrf old_errf_;
-  std::vector<Agraph_t*> open_;
-};
-
-/// Where the syntax error of the agread() that started at \p start is: its
-/// line, and whether the parser ran out of input (the file ends inside a graph).
-struct ErrorPlace {
-  std::uint32_t line;
-  bool at_end;
-};
-ErrorPlace error_place(const ParseContext& ctx, std::string_view text, std::size_t start) {
-  const SignificantRuns& runs = *ctx.runs;
-  auto at_end = [&]() { return runs.unterminated_line() ? runs.unterminated_line() : runs.last_line(); };
-  std::size_t at = ctx.error_at;
-  if (at == std::string_view::npos) {
-    // No graph was open: the error is at the first token, or at the one after
-    // a leading `strict` (keywords are case-insensitive; right after
-    // `graph`/`digraph`, cgraph opens the graph whatever follows).
-    at = runs.next_significant(start);
-    if (at != std::string_view::npos && detail::lower(text.substr(at, 6)) == "strict" &&
-        (at + 6 >= text.size() || !is_id_char(text[at + 6])))
-      at = runs.next_significant(at + 6);
-    if (at == std::string_view::npos) at = text.size();
+  static constexpr std::uint64_t kEmpty = ~0ull;
+  static std::size_t mix(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return static_cast<std::size_t>(k);
   }
-  if (at >= text.size()) return {at_end(), true};
-  return {runs.line_of(at), false};
+  void grow() {
+    std::vector<std::uint64_t> ok = std::move(keys_);
+    std::vector<std::uint32_t> ov = std::move(vals_);
+    keys_.assign(ok.size() * 2, kEmpty);
+    vals_.assign(ok.size() * 2, 0);
+    size_ = 0;
+    for (std::size_t i = 0; i < ok.size(); ++i)
+      if (ok[i] != kEmpty) insert(ok[i], ov[i]);
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> vals_;
+  std::size_t size_ = 0;
+};
+
+std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) { return (std::uint64_t{a} << 32) | b; }
+
+// ---------------------------------------------------------------- tokens
+
+enum class Tok : std::uint8_t { Eof, Atom, QAtom, Graph, Digraph, Node, Edge, Subgraph, Strict, EdgeOp, Char };
+
+/// Where the scanner was when the input ended (cgraph's YYSTATE).
+enum class EofState : std::uint8_t { Initial, QString, HString, Comment };
+
+struct Token {
+  Tok kind = Tok::Eof;
+  char ch = 0;               ///< For Tok::Char.
+  bool html = false;         ///< QAtom from an HTML string.
+  bool at_marker = false;    ///< Eof from '@'.
+  EofState eof_state = EofState::Initial;
+  std::uint32_t sid = 0;     ///< Atom / QAtom: interned text.
+  std::size_t begin = 0;     ///< First byte of the token.
+  std::size_t end = 0;       ///< One past its last byte.
+  std::size_t at = 0;        ///< Where flex's yytext points: begin, or the closing quote / '>' of a string.
+  std::uint32_t first_line = 1; ///< Line of `begin`.
+  std::uint32_t at_line = 1;    ///< Line of `at`.
+  std::uint32_t last_line = 1;  ///< Line of the token's last byte.
+  std::uint32_t open_line = 0;  ///< Eof inside a string or comment: the line where it opened.
+};
+
+bool is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
+bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+bool keyword_is(std::string_view w, const char* kw) {
+  std::size_t n = std::strlen(kw);
+  if (w.size() != n) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    char c = w[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != kw[i]) return false;
+  }
+  return true;
 }
 
-/// The InputError for cgraph message \p err at \p place; \p suffix is added
-/// to the problem. A syntax error at the end of the input says so.
-InputError syntax_error(const std::string& file, ErrorPlace place, const std::string& err, const std::string& suffix) {
-  std::string problem = split_cgraph_message(err).second;
-  if (place.at_end && problem.rfind("syntax error", 0) == 0)
-    problem = "unexpected end of file (" + problem + "; is a '}' or an edge's target missing?)";
-  return InputError(file, place.line, problem + suffix);
+// ---------------------------------------------------------------- model
+
+struct Sym {
+  std::uint32_t name;     ///< Interned name.
+  std::uint32_t root_def; ///< Default in the root graph's dictionary.
+  std::uint8_t model;     ///< Model attribute code (see model_code()).
+};
+
+/// 0: ordinary; node: 1 engine, 2 async, 3 barrier, 4 reads, 5 writes;
+/// edge: 1 kind, 2 flags, 3 key; graph: 1 engines.
+std::uint8_t model_code(int kind, std::string_view k) {
+  if (kind == kNode) {
+    if (k == "engine") return 1;
+    if (k == "async") return 2;
+    if (k == "barrier") return 3;
+    if (k == "reads") return 4;
+    if (k == "writes") return 5;
+  } else if (kind == kEdge) {
+    if (k == "kind") return 1;
+    if (k == "flags") return 2;
+    if (k == "key") return 3;
+  } else if (k == "engines") {
+    return 1;
+  }
+  return 0;
 }
 
-/// The name of \p obj as written in the input (see ParseContext::percent_names).
-std::string name_of(const ParseContext& ctx, void* obj) {
-  if (auto it = ctx.percent_names.find(key_of(static_cast<Agobj_t*>(obj))); it != ctx.percent_names.end())
-    return it->second;
-  const char* n = agnameof(obj);
-  return n && n[0] != '%' ? n : "";
-}
+struct GraphRec {
+  std::uint32_t parent = kNone;
+  std::uint32_t name = kNone; ///< Interned name, kNone if anonymous.
+  std::vector<std::uint32_t> gval;  ///< Graph attribute values by symbol ("" beyond the end).
+  std::vector<std::uint8_t> glocal; ///< Symbol has a local definition here (root: always).
+  std::vector<std::uint32_t> gline; ///< Line of the last assignment here (0: none).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> local_def[3]; ///< Node/edge defaults set here.
+  std::vector<std::uint32_t> children;
+  std::vector<std::uint32_t> members; ///< Nodes (also those of children), in insertion order.
+  bool members_sorted = true;
+  std::uint32_t snap[3] = {kNone, kNone, kNone};
+  std::uint64_t snap_version[3] = {0, 0, 0};
+};
 
-/// Graph/subgraph names: anonymous ones are printed "%<digits>" -> "".
-std::string graph_name(const ParseContext& ctx, Agraph_t* g) {
-  std::string n = name_of(ctx, g);
-  if (n.size() > 1 && n[0] == '%' && n.find_first_not_of("0123456789", 1) == std::string::npos) return {};
-  return n;
-}
+struct NodeRec {
+  std::uint32_t name, line, snap;
+};
+struct EdgeRec {
+  std::uint32_t tail, head, line, snap, key;
+};
+/// One attribute assignment (cgraph's agxset) on a node or edge.
+struct SetRec {
+  std::uint32_t obj, sym, val, line;
+};
 
-/// Attribute value as our model keeps it: HTML strings as "<...>". cgraph
-/// interns strings, so one text is HTML everywhere in a graph or nowhere
-/// (whichever was seen first); the empty string is never taken as HTML because
-/// cgraph itself uses "" for every attribute default.
-std::string value_text(char* v) {
-  if (!v) return {};
-  if (v[0] && aghtmlstr(v)) return std::string("<") + v + ">";
-  return v;
-}
+struct NodeRef {
+  std::uint32_t node, port; ///< port: interned text or kNone.
+};
+/// An item of an edge statement: a node list or a subgraph.
+struct EdgeItem {
+  std::uint32_t sub = kNone;   ///< Subgraph, or kNone for a node list.
+  std::uint32_t begin = 0, end = 0; ///< Range of Level::pool for a node list.
+};
+/// cgraph's parser stack entry (gstack_t): one per open graph/subgraph.
+struct Level {
+  std::uint32_t g = 0;
+  std::vector<NodeRef> nodelist;
+  std::vector<NodeRef> pool;
+  std::vector<EdgeItem> edgelist;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> attrs; ///< (name, value), as written.
+  std::uint32_t subg = kNone;
+  void clear() {
+    nodelist.clear();
+    pool.clear();
+    edgelist.clear();
+    attrs.clear();
+    subg = kNone;
+  }
+};
 
-std::vector<Agsym_t*> symbols(Agraph_t* root, int kind) {
-  std::vector<Agsym_t*> out;
-  for (Agsym_t* s = agnxtattr(root, kind, nullptr); s; s = agnxtattr(root, kind, s)) out.push_back(s);
-  std::sort(out.begin(), out.end(), [](Agsym_t* a, Agsym_t* b) { return a->id < b->id; });
-  return out;
-}
-
-bool is_node_model_attr(std::string_view k) {
-  return k == "engine" || k == "async" || k == "barrier" || k == "reads" || k == "writes";
-}
-bool is_edge_model_attr(std::string_view k) { return k == "kind" || k == "flags"; }
-
-class Converter {
+class ParseError {
 public:
-  Converter(Agraph_t* g, const std::string& file, const ParseContext& ctx)
-      : g_(g), file_(file), ctx_(ctx) {}
+  std::uint32_t line;
+  std::string problem;
+};
+
+// ---------------------------------------------------------------- reader
+
+class FastDotReader {
+public:
+  FastDotReader(std::string_view text, const std::string& file) : t_(text), n_(text.size()), file_(file) {}
 
   InputGraph run() {
-    InputGraph out;
-    out.file = file_;
-    out.name = graph_name(ctx_, g_);
-    out.strict = agisstrict(g_) != 0;
-    read_graph_attrs(out);
-    read_defaults(out);
-    read_nodes(out);
-    read_edges(out);
-    out.subgraphs = read_subgraphs(g_);
-    if (!engines_given_) {
-      bool any = std::any_of(out.nodes.begin(), out.nodes.end(),
-                             [](const Node& n) { return n.engine != kNoEngine; });
-      out.num_engines = any ? 8 : 0; // walrus default: numDataPathEngines
+    // Parse 1: the graph. Parse 2: whatever follows it must be empty.
+    bool have = false;
+    try {
+      have = parse_graph();
+    } catch (ParseError& e) {
+      throw InputError(file_, e.line, e.problem);
     }
-    return out;
+    if (!have) throw InputError(file_, 0, "no graph found");
+    const bool directed = directed_;
+    const std::uint32_t root_line = root_line_;
+    second_parse();
+    if (!directed) throw InputError(file_, root_line, "undirected graph: a dependency graph must be a 'digraph'");
+    return convert();
   }
 
 private:
-  std::uint32_t created(const void* obj) const {
-    auto it = ctx_.created_line.find(obj);
-    return it == ctx_.created_line.end() ? 0 : it->second;
-  }
-  std::uint32_t attr_line(const void* obj, Agsym_t* sym, std::uint32_t fallback) const {
-    auto it = ctx_.attr_line.find({obj, sym->id});
-    return it == ctx_.attr_line.end() || it->second == 0 ? fallback : it->second;
+  // ------------------------------------------------------------ scanner
+  const char* s() const { return t_.data(); }
+
+  Token scan() {
+    Token tok;
+    for (;;) {
+      if (pos_ >= n_) return eof_token(EofState::Initial, 0);
+      const unsigned char c = static_cast<unsigned char>(t_[pos_]);
+      switch (c) {
+      case '\n': ++line_; ++pos_; continue;
+      case ' ': case '\t': case '\r': ++pos_; continue;
+      case '@': {
+        tok = begin_token(Tok::Eof);
+        tok.at_marker = true;
+        ++pos_;
+        return finish(tok);
+      }
+      case '#': skip_to_eol(); continue;
+      case '/':
+        if (pos_ + 1 < n_ && t_[pos_ + 1] == '/') { skip_to_eol(); continue; }
+        if (pos_ + 1 < n_ && t_[pos_ + 1] == '*') {
+          const std::uint32_t open = line_;
+          std::size_t i = pos_ + 2;
+          for (;;) {
+            const void* hit = std::memchr(s() + i, '*', n_ - i);
+            std::size_t j = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - s()) : n_;
+            line_ += count_newlines(i, j);
+            if (j >= n_) { pos_ = n_; return eof_token(EofState::Comment, open); }
+            if (j + 1 < n_ && t_[j + 1] == '/') { pos_ = j + 2; break; }
+            i = j + 1;
+          }
+          continue;
+        }
+        return char_token('/');
+      case '"': return scan_qstring();
+      case '<': return scan_hstring();
+      case '-':
+        if (pos_ + 1 < n_ && (t_[pos_ + 1] == '>' || t_[pos_ + 1] == '-')) {
+          const bool arrow = t_[pos_ + 1] == '>';
+          tok = begin_token(Tok::EdgeOp);
+          pos_ += 2;
+          if (!(arrow ? graph_type_ == Tok::Digraph : graph_type_ == Tok::Graph)) {
+            tok.kind = Tok::Char;
+            tok.ch = '-';
+          }
+          return finish(tok);
+        }
+        if (number_ahead(pos_)) return scan_number();
+        return char_token('-');
+      case '.':
+        if (number_ahead(pos_)) return scan_number();
+        return char_token('.');
+      default: break;
+      }
+      if (is_digit(c)) return scan_number();
+      if (is_letter(c)) {
+        std::size_t b = pos_, i = pos_ + 1;
+        while (i < n_ && (is_letter(static_cast<unsigned char>(t_[i])) || is_digit(static_cast<unsigned char>(t_[i])))) ++i;
+        std::string_view w = t_.substr(b, i - b);
+        if (w == "\xEF\xBB\xBF") { pos_ = i; continue; } // a byte-order mark standing alone
+        tok = begin_token(Tok::Atom);
+        pos_ = i;
+        if (w.size() <= 8) {
+          if (keyword_is(w, "node")) tok.kind = Tok::Node;
+          else if (keyword_is(w, "edge")) tok.kind = Tok::Edge;
+          else if (keyword_is(w, "graph")) tok.kind = Tok::Graph;
+          else if (keyword_is(w, "digraph")) tok.kind = Tok::Digraph;
+          else if (keyword_is(w, "strict")) tok.kind = Tok::Strict;
+          else if (keyword_is(w, "subgraph")) tok.kind = Tok::Subgraph;
+        }
+        if ((tok.kind == Tok::Graph || tok.kind == Tok::Digraph) && graph_type_ == Tok::Eof) graph_type_ = tok.kind;
+        if (tok.kind == Tok::Atom) tok.sid = intern_token(w, false, false);
+        return finish(tok);
+      }
+      return char_token(static_cast<char>(c));
+    }
   }
 
-  [[noreturn]] void fail(std::uint32_t line, std::string problem) const {
-    throw InputError(file_, line, std::move(problem));
+  std::uint32_t count_newlines(std::size_t b, std::size_t e) const {
+    std::uint32_t k = 0;
+    const char* p = s() + b;
+    const char* end = s() + e;
+    while (p < end) {
+      const void* hit = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+      if (!hit) break;
+      ++k;
+      p = static_cast<const char*>(hit) + 1;
+    }
+    return k;
   }
 
-  void read_graph_attrs(InputGraph& out) {
-    for (Agsym_t* s : symbols(g_, AGRAPH)) {
-      std::string v = value_text(agxget(g_, s));
-      if (v.empty()) continue;
-      if (std::strcmp(s->name, "engines") == 0) {
-        std::uint32_t line = attr_line(g_, s, created(g_));
-        auto n = detail::parse_uint(detail::trim(v), kMaxEngines);
-        if (!n || *n < 1)
-          fail(line, "graph attribute engines=" + show(v) + ": expected an integer in [1, " +
-                         std::to_string(kMaxEngines) + "]");
-        out.num_engines = static_cast<std::uint32_t>(*n);
-        engines_given_ = true;
+  void skip_to_eol() {
+    const void* hit = std::memchr(s() + pos_, '\n', n_ - pos_);
+    pos_ = hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - s()) : n_;
+  }
+
+  Token begin_token(Tok k) const {
+    Token tok;
+    tok.kind = k;
+    tok.begin = tok.at = pos_;
+    tok.first_line = tok.at_line = line_;
+    return tok;
+  }
+  Token finish(Token tok) {
+    tok.end = pos_;
+    tok.last_line = line_;
+    if (tok.kind != Tok::Eof) last_sig_line_ = line_;
+    return tok;
+  }
+  Token char_token(char c) {
+    Token tok = begin_token(Tok::Char);
+    tok.ch = c;
+    ++pos_;
+    return finish(tok);
+  }
+  Token eof_token(EofState st, std::uint32_t open) const {
+    Token tok;
+    tok.kind = Tok::Eof;
+    tok.eof_state = st;
+    tok.begin = tok.end = tok.at = n_;
+    tok.first_line = tok.at_line = tok.last_line = line_;
+    tok.open_line = open;
+    return tok;
+  }
+
+  /// NUMBER [-]?((DIGIT+(.DIGIT*)?)|(.DIGIT+))(.|LETTER)? starts at \p i.
+  bool number_ahead(std::size_t i) const {
+    if (i < n_ && t_[i] == '-') ++i;
+    if (i < n_ && is_digit(static_cast<unsigned char>(t_[i]))) return true;
+    return i + 1 < n_ && t_[i] == '.' && is_digit(static_cast<unsigned char>(t_[i + 1]));
+  }
+
+  Token scan_number() {
+    Token tok = begin_token(Tok::Atom);
+    std::size_t i = pos_;
+    if (t_[i] == '-') ++i;
+    if (is_digit(static_cast<unsigned char>(t_[i]))) {
+      while (i < n_ && is_digit(static_cast<unsigned char>(t_[i]))) ++i;
+      if (i < n_ && t_[i] == '.') {
+        ++i;
+        while (i < n_ && is_digit(static_cast<unsigned char>(t_[i]))) ++i;
+      }
+    } else {
+      ++i; // '.'
+      while (i < n_ && is_digit(static_cast<unsigned char>(t_[i]))) ++i;
+    }
+    if (i < n_ && (t_[i] == '.' || is_letter(static_cast<unsigned char>(t_[i])))) {
+      // cgraph's chkNum: a trailing letter, or a '.' after another '.',
+      // splits the token (a warning, not an error).
+      const unsigned char last = static_cast<unsigned char>(t_[i]);
+      bool split = last != '.';
+      if (!split)
+        for (std::size_t k = pos_; k < i; ++k)
+          if (t_[k] == '.') split = true;
+      if (!split) ++i;
+    }
+    pos_ = i;
+    tok.sid = intern_token(t_.substr(tok.begin, i - tok.begin), false, false);
+    return finish(tok);
+  }
+
+  Token scan_qstring() {
+    Token tok = begin_token(Tok::QAtom);
+    const std::uint32_t open = line_;
+    std::size_t i = pos_ + 1;
+    // Fast path: no backslash before the closing quote.
+    std::size_t j = i;
+    while (j < n_ && t_[j] != '"' && t_[j] != '\\') ++j;
+    if (j < n_ && t_[j] == '"') {
+      line_ += count_newlines(i, j);
+      std::string_view content = t_.substr(i, j - i);
+      if (content == "\n") content = {};
+      pos_ = j;
+      tok.at = j;
+      tok.at_line = line_;
+      ++pos_;
+      tok.sid = intern_token(content, false, false);
+      return finish(tok);
+    }
+    scratch_.clear();
+    while (i < n_) {
+      const char c = t_[i];
+      if (c == '"') break;
+      if (c == '\\') {
+        if (i + 1 < n_ && t_[i + 1] == '"') { scratch_ += '"'; i += 2; continue; }
+        if (i + 1 < n_ && t_[i + 1] == '\\') { scratch_ += "\\\\"; i += 2; continue; }
+        if (i + 1 < n_ && t_[i + 1] == '\n') { ++line_; i += 2; continue; }
+        scratch_ += '\\';
+        ++i;
         continue;
       }
-      out.graph_attrs.emplace_back(s->name, std::move(v));
+      std::size_t k = i;
+      while (k < n_ && t_[k] != '"' && t_[k] != '\\') ++k;
+      line_ += count_newlines(i, k);
+      if (!(k - i == 1 && c == '\n')) scratch_.append(t_.data() + i, k - i);
+      i = k;
+    }
+    if (i >= n_) {
+      pos_ = n_;
+      eof_buffer_ = scratch_;
+      return eof_token(EofState::QString, open);
+    }
+    pos_ = i;
+    tok.at = i;
+    tok.at_line = line_;
+    ++pos_;
+    tok.sid = intern_token(scratch_, true, false);
+    return finish(tok);
+  }
+
+  Token scan_hstring() {
+    Token tok = begin_token(Tok::QAtom);
+    tok.html = true;
+    const std::uint32_t open = line_;
+    std::size_t i = pos_ + 1;
+    int nest = 1;
+    while (i < n_) {
+      const char c = t_[i];
+      if (c == '>') {
+        if (--nest == 0) break;
+      } else if (c == '<') {
+        ++nest;
+      } else if (c == '\n') {
+        ++line_;
+      }
+      ++i;
+    }
+    if (i >= n_) {
+      pos_ = n_;
+      eof_buffer_ = std::string(t_.substr(tok.begin + 1));
+      return eof_token(EofState::HString, open);
+    }
+    std::string_view content = t_.substr(pos_ + 1, i - pos_ - 1);
+    pos_ = i;
+    tok.at = i;
+    tok.at_line = line_;
+    ++pos_;
+    tok.sid = intern_token(content, false, true);
+    return finish(tok);
+  }
+
+  /// Interns a token's text; inside the graph, its first appearance decides
+  /// whether the text is HTML (cgraph's agstrdup / agstrdup_html).
+  std::uint32_t intern_token(std::string_view w, bool copy, bool html) {
+    std::uint32_t id = strs_.intern(w, copy);
+    if (graph_open_ && strs_[id].html < 0) strs_[id].html = html ? 1 : 0;
+    return id;
+  }
+  std::uint32_t intern_plain(std::string_view w, bool copy) { return intern_token(w, copy, false); }
+
+  // ------------------------------------------------------------ tokens for the parser
+  const Token& peek() {
+    if (!have_) {
+      cur_ = scan();
+      have_ = true;
+    }
+    return cur_;
+  }
+  const Token& take() {
+    peek();
+    if (progress_ && pos_ >= next_report_) {
+      (*progress_)(pos_, n_);
+      next_report_ = pos_ + kReportEvery;
+    }
+    have_ = false;
+    last_line_ = cur_.last_line;
+    return cur_;
+  }
+  bool peek_char(char c) {
+    const Token& t = peek();
+    return t.kind == Tok::Char && t.ch == c;
+  }
+  bool peek_atom() {
+    Tok k = peek().kind;
+    return k == Tok::Atom || k == Tok::QAtom;
+  }
+
+  /// One more state on bison's stack.
+  void push(std::uint32_t k = 1) {
+    sd_ += k;
+    if (sd_ >= kMaxParserStack) exhausted();
+  }
+  void pop(std::uint32_t k) { sd_ -= k; }
+
+  // ------------------------------------------------------------ errors
+  std::string token_text(const Token& t) const {
+    if (t.kind == Tok::Eof) return t.at_marker ? "@" : "";
+    if (t.kind == Tok::QAtom) return t.html ? ">" : "\"";
+    return std::string(t_.substr(t.begin, t.end - t.begin));
+  }
+
+  /// cgraph's message for an error at \p t (aagerror), without the line.
+  std::string cgraph_problem(const std::string& what, const Token& t) const {
+    std::string m = what;
+    std::string near = token_text(t);
+    if (!near.empty()) return m + " near '" + near + "'";
+    if (t.kind == Tok::Eof && t.eof_state != EofState::Initial) {
+      std::string buf = eof_buffer_;
+      if (t.eof_state == EofState::QString) {
+        m += " scanning a quoted string (missing endquote? longer than " + std::to_string(kFlexBufSize) + "?)";
+        if (!buf.empty()) m += " String starting:\"" + buf.substr(0, 80);
+      } else if (t.eof_state == EofState::HString) {
+        m += " scanning a HTML string (missing '>'? bad nesting? longer than " + std::to_string(kFlexBufSize) + "?)";
+        if (!buf.empty()) m += " String starting:<" + buf.substr(0, 80);
+      } else {
+        m += " scanning a /*...*/ comment (missing '*/? longer than " + std::to_string(kFlexBufSize) + "?)";
+      }
+      for (char& c : m)
+        if (c == '\n') c = ' ';
+    }
+    return m;
+  }
+
+  /// Line of an error cgraph reports with no graph open: the first token of
+  /// the parse, or the one after a leading `strict`.
+  std::uint32_t no_graph_line(bool* at_end) const {
+    *at_end = first_tok_.kind == Tok::Eof && !first_tok_.at_marker;
+    if (*at_end) return end_line(first_tok_);
+    if (first_tok_.kind == Tok::Strict) {
+      *at_end = after_strict_.kind == Tok::Eof && !after_strict_.at_marker;
+      return *at_end ? end_line(after_strict_) : after_strict_.first_line;
+    }
+    return first_tok_.first_line;
+  }
+  std::uint32_t end_line(const Token& eof) const {
+    return eof.open_line ? eof.open_line : last_sig_line_;
+  }
+
+  [[noreturn]] void fail_at(const Token& t, const std::string& what) {
+    std::uint32_t line;
+    bool at_end;
+    if (!graph_open_) {
+      line = no_graph_line(&at_end);
+    } else {
+      at_end = t.kind == Tok::Eof && !t.at_marker;
+      line = at_end ? end_line(t) : t.at_line;
+    }
+    std::string problem = cgraph_problem(what, t);
+    if (at_end && problem.rfind("syntax error", 0) == 0)
+      problem = "unexpected end of file (" + problem + "; is a '}' or an edge's target missing?)";
+    throw ParseError{line, problem + suffix_};
+  }
+  [[noreturn]] void syntax(const Token& t) { fail_at(t, "syntax error"); }
+  [[noreturn]] void exhausted() {
+    bool at_end;
+    std::uint32_t line = no_graph_line(&at_end);
+    throw ParseError{line, cgraph_problem("memory exhausted", peek_copy()) + suffix_};
+  }
+  Token peek_copy() { return have_ ? cur_ : Token{}; }
+
+  // ------------------------------------------------------------ grammar
+  /// Returns false for an empty input (cgraph's `graph: /* empty */`).
+  bool parse_graph() {
+    sd_ = 1;
+    pos_ = start_;
+    const Token& t0 = peek();
+    first_tok_ = t0;
+    if (t0.kind == Tok::Eof) return false;
+    strict_ = false;
+    if (t0.kind == Tok::Strict) {
+      take();
+      push();
+      strict_ = true;
+      after_strict_ = peek();
+    } else {
+      push();
+    }
+    const Token& tg = peek();
+    if (tg.kind != Tok::Graph && tg.kind != Tok::Digraph) syntax(tg);
+    directed_ = tg.kind == Tok::Digraph;
+    take();
+    push();
+    std::uint32_t name = kNone;
+    if (peek_atom()) {
+      name = parse_atom(); // cgraph interns it in the global pool: not the graph's
+    } else {
+      push();
+    }
+    pop(2); // hdr
+    start_graph(name);
+    if (!peek_char('{')) syntax(peek());
+    take();
+    push();
+    parse_body();
+    pop(2); // body, then graph: hdr body
+    close_end_ = cur_.end; // bison accepts on the '}': nothing after it was read
+    close_line_ = cur_.last_line;
+    return true;
+  }
+
+  /// After '{' (on the stack): statements, then '}'.
+  void parse_body() {
+    const std::uint32_t d0 = sd_;
+    bool first = true;
+    for (;;) {
+      if (peek_char('}')) {
+        if (first) push(); // optstmtlist: empty
+        take();
+        push();
+        sd_ = d0 + 2;
+        pop(2); // body: '{' optstmtlist '}' (the '{' is popped by the caller)
+        sd_ = d0;
+        return;
+      }
+      parse_stmt();
+      if (!first) pop(1); // stmtlist: stmtlist stmt
+      first = false;
     }
   }
 
-  void read_defaults(InputGraph& out) {
-    node_syms_ = symbols(g_, AGNODE);
-    edge_syms_ = symbols(g_, AGEDGE);
-    for (Agsym_t* s : node_syms_) {
-      if (is_node_model_attr(s->name)) continue;
-      std::string v = value_text(s->defval);
-      if (!v.empty()) out.node_defaults.emplace_back(s->name, std::move(v));
+  /// A statement; leaves one state (stmt) on the stack.
+  void parse_stmt() {
+    const Token& t = peek();
+    switch (t.kind) {
+    case Tok::Graph:
+    case Tok::Node:
+    case Tok::Edge: {
+      const int kind = t.kind == Tok::Graph ? kGraph : t.kind == Tok::Node ? kNode : kEdge;
+      take();
+      push(); // attrtype
+      if (peek_atom()) {
+        parse_atom(); // attribute macro name: cgraph warns and ignores it
+        if (!peek_char('=')) syntax(peek());
+        take();
+        push();
+        pop(2); // optmacroname
+      } else {
+        push(); // optmacroname: empty
+      }
+      if (!peek_char('[')) syntax(peek());
+      parse_attrlists(); // attrlist
+      pop(2);            // attrstmt: attrtype optmacroname attrlist
+      attr_stmt(kind);
+      break;
     }
-    for (Agsym_t* s : edge_syms_) {
-      if (is_edge_model_attr(s->name) || std::strcmp(s->name, "key") == 0) continue;
-      std::string v = value_text(s->defval);
-      if (!v.empty()) out.edge_defaults.emplace_back(s->name, std::move(v));
+    case Tok::Atom:
+    case Tok::QAtom: {
+      const std::uint32_t a = parse_atom();
+      if (peek_char('=')) {
+        take();
+        push();
+        if (!peek_atom()) syntax(peek());
+        const std::uint32_t v = parse_atom();
+        pop(2); // attrassignment -> graphattrdefs -> attrstmt
+        top().attrs.emplace_back(a, v);
+        attr_stmt(kGraph);
+        break;
+      }
+      parse_node_rest(a);
+      while (peek_char(',')) {
+        take();
+        push();
+        if (!peek_atom()) syntax(peek());
+        parse_node_rest(parse_atom());
+        pop(2); // nodelist: nodelist ',' node
+      }
+      compound_rest();
+      break;
+    }
+    case Tok::Subgraph:
+      parse_subgraph();
+      compound_rest();
+      break;
+    case Tok::Char:
+      if (t.ch == '{') {
+        parse_subgraph();
+        compound_rest();
+        break;
+      }
+      syntax(t);
+    default: syntax(t);
+    }
+    // optsemi, then stmt
+    if (peek_char(';')) take();
+    push();
+    pop(1);
+  }
+
+  /// After `simple` (one state): rcompound, optattr, then the compound's action.
+  void compound_rest() {
+    const std::uint32_t r = sd_;
+    std::uint32_t hops = 0;
+    while (peek().kind == Tok::EdgeOp) {
+      take();
+      push();             // T_edgeop
+      edge_items();       // getedgeitems(1)
+      push();             // $@1
+      const Token& t = peek();
+      if (t.kind == Tok::Subgraph || (t.kind == Tok::Char && t.ch == '{')) {
+        parse_subgraph();
+      } else if (peek_atom()) {
+        parse_node_rest(parse_atom());
+        while (peek_char(',')) {
+          take();
+          push();
+          if (!peek_atom()) syntax(peek());
+          parse_node_rest(parse_atom());
+          pop(2);
+        }
+      } else {
+        syntax(t);
+      }
+      edge_items();       // getedgeitems(2)
+      push();             // $@2
+      ++hops;
+    }
+    push();               // rcompound: empty
+    sd_ = r + 1;
+    // optattr
+    push();
+    if (peek_char('[')) {
+      pop(1);
+      parse_attrlists();
+    }
+    sd_ = r + 2;
+    pop(2); // compound: simple rcompound optattr
+    if (hops) end_edge();
+    else end_node();
+  }
+
+  /// One or more `[ ... ]`; leaves one state (attrlist / optattr).
+  void parse_attrlists() {
+    const std::uint32_t a = sd_;
+    push(); // optattr: empty
+    while (peek_char('[')) {
+      sd_ = a + 1;
+      take();
+      push(); // '['
+      push(); // optattrdefs: empty
+      for (;;) {
+        if (peek_char(']')) break;
+        if (!peek_atom()) syntax(peek());
+        const std::uint32_t k = parse_atom();
+        if (!peek_char('=')) syntax(peek());
+        take();
+        push();
+        if (!peek_atom()) syntax(peek());
+        const std::uint32_t v = parse_atom();
+        pop(2); // attrassignment
+        top().attrs.emplace_back(k, v);
+        if (peek_char(';') || peek_char(',')) take();
+        push(); // optseparator
+        pop(2); // attrdefs, optattrdefs
+      }
+      take();
+      push(); // ']'
+      sd_ = a + 1; // attrlist, then optattr: attrlist
     }
   }
 
-  void node_model_attr(Node& node, std::string_view key, const std::string& v, std::uint32_t line) {
+  /// atom: T_atom | qatom ('+' T_qatom)*; leaves one state. Returns the text.
+  std::uint32_t parse_atom() {
+    const Token& t = take();
+    push();
+    if (t.kind == Tok::Atom) return t.sid;
+    std::uint32_t v = t.sid;
+    while (peek_char('+')) {
+      take();
+      push();
+      const Token& q = peek();
+      if (q.kind != Tok::QAtom) syntax(q);
+      const std::uint32_t b = take().sid;
+      push();
+      pop(2);
+      // cgraph's concat(): agstrdup of the joined text (plain unless known).
+      std::string joined(strs_.view(v));
+      joined.append(strs_.view(b));
+      v = intern_plain(joined, true);
+    }
+    return v;
+  }
+
+  /// The rest of `node: atom (':' atom (':' atom)?)?` after its first atom
+  /// (one state on the stack, left there), then cgraph's appendnode().
+  void parse_node_rest(std::uint32_t name) {
+    std::uint32_t port = kNone;
+    if (peek_char(':')) {
+      take();
+      push();
+      if (!peek_atom()) syntax(peek());
+      port = parse_atom();
+      if (peek_char(':')) {
+        take();
+        push();
+        if (!peek_atom()) syntax(peek());
+        const std::uint32_t p2 = parse_atom();
+        pop(2);
+        std::string joined(strs_.view(port));
+        joined += ':';
+        joined.append(strs_.view(p2));
+        port = intern_plain(joined, true);
+      }
+      pop(2);
+    }
+    append_node(name, port);
+  }
+
+  /// subgraph: optsubghdr {opensubg} body; leaves one state.
+  void parse_subgraph() {
+    const std::uint32_t b = sd_;
+    std::uint32_t name = kNone;
+    bool named = false;
+    if (peek().kind == Tok::Subgraph) {
+      take();
+      push();
+      if (peek_atom()) {
+        name = parse_atom();
+        named = true;
+        pop(1);
+      }
+    } else {
+      push(); // optsubghdr: empty
+    }
+    push(); // $@ (opensubg)
+    open_subgraph(named ? name : kNone);
+    if (!peek_char('{')) syntax(peek());
+    take();
+    push();
+    parse_body();
+    sd_ = b + 1; // body, subgraph
+    close_subgraph();
+  }
+
+  // ------------------------------------------------------------ cgraph's actions
+  Level& top() { return levels_[depth_]; }
+
+  void start_graph(std::uint32_t name) {
+    graph_open_ = true;
+    if (name != kNone) {
+      // agopen() interns the name in the graph's own pool, as plain text.
+      if (strs_[name].html < 0) strs_[name].html = 0;
+    }
+    graphs_.clear();
+    graphs_.emplace_back();
+    graphs_[0].name = name;
+    root_line_ = last_line_;
+    levels_.resize(1);
+    depth_ = 0;
+    levels_[0].clear();
+    levels_[0].g = 0;
+  }
+
+  void open_subgraph(std::uint32_t name) {
+    const std::uint32_t parent = top().g;
+    std::uint32_t g = kNone;
+    if (name != kNone) {
+      if (std::uint32_t* hit = sub_by_name_.find(pair_key(parent, name))) g = *hit;
+    }
+    if (g == kNone) {
+      g = static_cast<std::uint32_t>(graphs_.size());
+      graphs_.emplace_back();
+      GraphRec& r = graphs_.back();
+      r.parent = parent;
+      r.name = name;
+      const std::size_t k = syms_[kGraph].size();
+      r.gval.resize(k, 0);
+      r.glocal.assign(k, 0);
+      r.gline.assign(k, 0);
+      for (std::uint32_t s = 0; s < k; ++s) r.gval[s] = graph_default(parent, s);
+      graphs_[parent].children.push_back(g);
+      if (name != kNone) sub_by_name_.insert(pair_key(parent, name), g);
+    }
+    ++depth_;
+    if (levels_.size() <= depth_) levels_.emplace_back();
+    levels_[depth_].clear();
+    levels_[depth_].g = g;
+  }
+
+  void close_subgraph() {
+    const std::uint32_t g = top().g;
+    levels_[depth_].clear();
+    --depth_;
+    top().subg = g;
+  }
+
+  /// getedgeitems(): the current node list or subgraph becomes an item.
+  void edge_items() {
+    Level& L = top();
+    if (!L.nodelist.empty()) {
+      EdgeItem it;
+      it.begin = static_cast<std::uint32_t>(L.pool.size());
+      L.pool.insert(L.pool.end(), L.nodelist.begin(), L.nodelist.end());
+      it.end = static_cast<std::uint32_t>(L.pool.size());
+      L.edgelist.push_back(it);
+      L.nodelist.clear();
+    } else if (L.subg != kNone) {
+      EdgeItem it;
+      it.sub = L.subg;
+      L.edgelist.push_back(it);
+      L.subg = kNone;
+    }
+  }
+
+  // Attribute symbols.
+  std::uint32_t find_sym(int kind, std::uint32_t name) const { return strs_[name].sym[kind]; }
+  std::uint32_t declare(int kind, std::uint32_t name) {
+    std::uint32_t s = strs_[name].sym[kind];
+    if (s != kNone) return s;
+    s = static_cast<std::uint32_t>(syms_[kind].size());
+    syms_[kind].push_back(Sym{name, 0, model_code(kind, strs_.view(name))});
+    strs_[name].sym[kind] = s;
+    if (strs_[name].html < 0) strs_[name].html = 0; // cgraph interns the name: plain
+    return s;
+  }
+
+  /// Graph attribute default that a subgraph created in \p g starts from.
+  std::uint32_t graph_default(std::uint32_t g, std::uint32_t s) const {
+    for (;;) {
+      const GraphRec& r = graphs_[g];
+      if (r.parent == kNone) return s < r.gval.size() ? r.gval[s] : 0;
+      if (s < r.glocal.size() && r.glocal[s]) return r.gval[s];
+      g = r.parent;
+    }
+  }
+  void set_graph_attr(std::uint32_t g, std::uint32_t s, std::uint32_t v) {
+    GraphRec& r = graphs_[g];
+    if (r.gval.size() <= s) {
+      r.gval.resize(s + 1, 0);
+      r.glocal.resize(s + 1, 0);
+      r.gline.resize(s + 1, 0);
+    }
+    r.gval[s] = v;
+    r.glocal[s] = 1;
+    r.gline[s] = last_line_;
+  }
+  /// Node/edge default of \p s in graph \p g (the dictionary view path).
+  std::uint32_t object_default(int kind, std::uint32_t g, std::uint32_t s) const {
+    for (;;) {
+      const GraphRec& r = graphs_[g];
+      if (r.parent == kNone) return syms_[kind][s].root_def;
+      for (const auto& [k, v] : r.local_def[kind])
+        if (k == s) return v;
+      g = r.parent;
+    }
+  }
+  /// The defaults a node/edge created in \p g starts with (non-empty ones).
+  std::uint32_t snapshot(int kind, std::uint32_t g) {
+    GraphRec& r = graphs_[g];
+    if (r.snap[kind] != kNone && r.snap_version[kind] == version_[kind]) return r.snap[kind];
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> snap;
+    for (std::uint32_t s = 0; s < syms_[kind].size(); ++s)
+      if (std::uint32_t v = object_default(kind, g, s); v != 0) snap.emplace_back(s, v);
+    std::uint32_t id;
+    if (!snaps_[kind].empty() && snaps_[kind].back() == snap) {
+      id = static_cast<std::uint32_t>(snaps_[kind].size() - 1);
+    } else {
+      id = static_cast<std::uint32_t>(snaps_[kind].size());
+      snaps_[kind].push_back(std::move(snap));
+    }
+    r.snap[kind] = id;
+    r.snap_version[kind] = version_[kind];
+    return id;
+  }
+
+  /// cgraph's bindattrs(): every attribute name of the statement is declared
+  /// for \p kind (default ""), except an edge's `key`.
+  void bind_attrs(int kind) {
+    for (auto& [k, v] : top().attrs) {
+      if (kind == kEdge && strs_.view(k) == "key") continue;
+      if (find_sym(kind, k) != kNone) continue;
+      declare(kind, k);
+      if (kind == kGraph) set_graph_attr(top().g, find_sym(kind, k), 0);
+    }
+  }
+
+  void attr_stmt(int kind) {
+    bind_attrs(kind);
+    Level& L = top();
+    const std::uint32_t g = L.g;
+    for (auto& [k, v] : L.attrs) {
+      if (kind == kEdge && strs_.view(k) == "key") continue;
+      const std::uint32_t s = find_sym(kind, k);
+      if (kind == kGraph) {
+        set_graph_attr(g, s, v);
+        continue;
+      }
+      if (g == 0) {
+        syms_[kind][s].root_def = v;
+      } else {
+        auto& loc = graphs_[g].local_def[kind];
+        auto it = std::find_if(loc.begin(), loc.end(), [&](const auto& p) { return p.first == s; });
+        if (it != loc.end()) it->second = v;
+        else loc.emplace_back(s, v);
+      }
+      ++version_[kind];
+    }
+    L.attrs.clear();
+  }
+
+  bool in_graph(std::uint32_t g, std::uint32_t node) {
+    return g == 0 || membership_.find(pair_key(g, node)) != nullptr;
+  }
+  void add_member(std::uint32_t g, std::uint32_t node) {
+    while (g != 0 && !in_graph(g, node)) {
+      membership_.insert(pair_key(g, node), 1);
+      GraphRec& r = graphs_[g];
+      if (!r.members.empty() && r.members.back() > node) r.members_sorted = false;
+      r.members.push_back(node);
+      g = r.parent;
+    }
+  }
+
+  /// cgraph's agnode(S->g, name, TRUE) + appendnode().
+  void append_node(std::uint32_t name, std::uint32_t port) {
+    Level& L = top();
+    std::uint32_t node = strs_[name].node;
+    if (node == kNone) {
+      node = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(NodeRec{name, last_line_, snapshot(kNode, L.g)});
+      strs_[name].node = node;
+    }
+    add_member(L.g, node);
+    L.nodelist.push_back(NodeRef{node, port});
+  }
+
+  void end_node() {
+    bind_attrs(kNode);
+    Level& L = top();
+    for (const NodeRef& r : L.nodelist)
+      for (const auto& [k, v] : L.attrs) node_sets_.push_back(SetRec{r.node, find_sym(kNode, k), v, last_line_});
+    L.clear();
+  }
+
+  const std::vector<std::uint32_t>& sorted_members(std::uint32_t g) {
+    GraphRec& r = graphs_[g];
+    if (!r.members_sorted) {
+      std::sort(r.members.begin(), r.members.end());
+      r.members_sorted = true;
+    }
+    return r.members;
+  }
+
+  void end_edge() {
+    bind_attrs(kEdge);
+    Level& L = top();
+    std::uint32_t key = kNone;
+    for (const auto& [k, v] : L.attrs)
+      if (strs_.view(k) == "key") key = v;
+    for (std::size_t i = 0; i + 1 < L.edgelist.size(); ++i) {
+      const EdgeItem tail = L.edgelist[i];
+      const EdgeItem head = L.edgelist[i + 1];
+      auto each_head = [&](std::uint32_t t, std::uint32_t tport) {
+        if (head.sub != kNone) {
+          tmp_heads_ = sorted_members(head.sub);
+          for (std::uint32_t h : tmp_heads_) new_edge(t, tport, h, kNone, key);
+        } else {
+          for (std::uint32_t j = head.begin; j < head.end; ++j) {
+            const NodeRef h = top().pool[j];
+            new_edge(t, tport, h.node, h.port, key);
+          }
+        }
+      };
+      if (tail.sub != kNone) {
+        std::vector<std::uint32_t> tails = sorted_members(tail.sub);
+        for (std::uint32_t t : tails) each_head(t, kNone);
+      } else {
+        for (std::uint32_t j = tail.begin; j < tail.end; ++j) {
+          const NodeRef t = top().pool[j];
+          each_head(t.node, t.port);
+        }
+      }
+    }
+    top().clear();
+  }
+
+  /// cgraph's agedge(S->g, t, h, key, TRUE) + newedge() of the grammar.
+  void new_edge(std::uint32_t t, std::uint32_t tport, std::uint32_t h, std::uint32_t hport, std::uint32_t key) {
+    std::uint32_t e = kNone;
+    if (key != kNone) {
+      auto it = keyed_.find(KeyedEdge{t, h, key});
+      if (it != keyed_.end()) e = it->second;
+    } else if (strict_) {
+      if (std::uint32_t* hit = pair_edge_.find(pair_key(t, h))) e = *hit;
+    }
+    if (e == kNone) {
+      if (strict_ && pair_edge_.find(pair_key(t, h))) return; // a second edge in a strict graph
+      e = static_cast<std::uint32_t>(edges_.size());
+      edges_.push_back(EdgeRec{t, h, last_line_, snapshot(kEdge, top().g), key});
+      if (strict_) pair_edge_.insert(pair_key(t, h), e);
+      if (key != kNone) keyed_.emplace(KeyedEdge{t, h, key}, e);
+    }
+    if (tport != kNone) edge_set(e, declare(kEdge, tailport_), tport);
+    if (hport != kNone) edge_set(e, declare(kEdge, headport_), hport);
+    for (const auto& [k, v] : top().attrs) {
+      const std::uint32_t s = find_sym(kEdge, k);
+      if (s == kNone) continue; // key
+      edge_set(e, s, v);
+    }
+  }
+  void edge_set(std::uint32_t e, std::uint32_t s, std::uint32_t v) {
+    edge_sets_.push_back(SetRec{e, s, v, last_line_});
+  }
+
+  // ------------------------------------------------------------ after the graph
+  /// cgraph's second agread(): anything after the graph must be empty.
+  void second_parse() {
+    // A fresh parse from right after the graph's '}': new graph state, new
+    // string pool, graph type unset (cgraph's aglexinit).
+    FastDotReader second(t_, file_);
+    second.start_ = close_end_;
+    second.line_ = close_line_;
+    second.last_sig_line_ = close_line_;
+    second.suffix_ = " (after the end of the graph)";
+    bool more;
+    try {
+      more = second.parse_graph();
+    } catch (ParseError& e) {
+      throw InputError(file_, e.line, e.problem);
+    }
+    if (more)
+      throw InputError(file_, second.first_tok_.first_line, "more than one graph in the input (one graph per file)");
+  }
+
+  // ------------------------------------------------------------ conversion
+  std::string value_text(std::uint32_t v) const {
+    std::string_view t = strs_.view(v);
+    if (!t.empty() && strs_[v].html == 1) {
+      std::string out;
+      out.reserve(t.size() + 2);
+      out += '<';
+      out.append(t);
+      out += '>';
+      return out;
+    }
+    return std::string(t);
+  }
+  std::string graph_name(std::uint32_t name) const {
+    if (name == kNone) return {};
+    std::string_view n = strs_.view(name);
+    if (n.size() > 1 && n[0] == '%' && n.find_first_not_of("0123456789", 1) == std::string_view::npos) return {};
+    return std::string(n);
+  }
+  std::string sym_name(int kind, std::uint32_t s) const { return std::string(strs_.view(syms_[kind][s].name)); }
+
+  [[noreturn]] void fail(std::uint32_t line, std::string problem) const { throw InputError(file_, line, std::move(problem)); }
+
+  void node_model_attr(Node& node, std::uint8_t code, const std::string& key, const std::string& v, std::uint32_t line) {
     std::string_view t = detail::trim(v);
     auto bad = [&](const std::string& expected) {
-      fail(line, "node " + show(node.name) + ": " + std::string(key) + "=" + show(v) + ": expected " +
-                     expected);
+      fail(line, "node " + show(node.name) + ": " + key + "=" + show(v) + ": expected " + expected);
     };
-    if (key == "engine") {
+    if (code == 1) {
       if (detail::lower(t) == "none") { node.engine = kNoEngine; return; }
       auto e = detail::parse_uint(t, kNoEngine - 1);
       if (!e) bad("an integer >= 0 or 'none'");
       node.engine = static_cast<Engine>(*e);
-    } else if (key == "async") {
+    } else if (code == 2) {
       if (detail::lower(t) == "inf") { node.async_window = kAsyncInfinite; return; }
       auto w = detail::parse_uint(t, kAsyncInfinite - 1);
       if (!w) bad("an integer >= 0 (0 = synchronous) or 'inf'");
       node.async_window = static_cast<std::uint32_t>(*w);
-    } else if (key == "barrier") {
+    } else if (code == 3) {
       std::string l = detail::lower(t);
       if (l == "true" || l == "yes" || l == "1") node.barrier = true;
       else if (l == "false" || l == "no" || l == "0") node.barrier = false;
@@ -533,168 +1317,264 @@ private:
       try {
         ranges = parse_byte_ranges(v, file_, line);
       } catch (const InputError& e) {
-        fail(line, "node " + show(node.name) + ": " + std::string(key) + "=" + show(v) + ": " + e.problem());
+        fail(line, "node " + show(node.name) + ": " + key + "=" + show(v) + ": " + e.problem());
       }
-      (key == "reads" ? node.reads : node.writes) = std::move(ranges);
+      (code == 4 ? node.reads : node.writes) = std::move(ranges);
     }
   }
 
-  void read_nodes(InputGraph& out) {
-    for (Agnode_t* n = agfstnode(g_); n; n = agnxtnode(g_, n)) {
-      Node node;
-      node.name = name_of(ctx_, n);
-      node.line = created(n);
-      node.input_index = static_cast<std::uint32_t>(out.nodes.size());
-      for (Agsym_t* s : node_syms_) {
-        char* raw = agxget(n, s);
-        if (is_node_model_attr(s->name)) {
-          std::string v = value_text(raw);
-          if (!v.empty()) node_model_attr(node, s->name, v, attr_line(n, s, node.line));
-          continue;
-        }
-        if (raw == s->defval || std::strcmp(raw ? raw : "", s->defval ? s->defval : "") == 0) continue;
-        node.attrs.emplace_back(s->name, value_text(raw));
-      }
-      index_.emplace(n, node.input_index);
-      out.nodes.push_back(std::move(node));
-    }
+  /// Groups \p sets by object (stable: later assignments last).
+  static void group(const std::vector<SetRec>& sets, std::size_t objects, std::vector<std::uint32_t>& start,
+                    std::vector<SetRec>& out) {
+    start.assign(objects + 1, 0);
+    for (const SetRec& r : sets) ++start[r.obj + 1];
+    for (std::size_t i = 0; i < objects; ++i) start[i + 1] += start[i];
+    out.resize(sets.size());
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    for (const SetRec& r : sets) out[fill[r.obj]++] = r;
   }
 
-  void read_edges(InputGraph& out) {
-    std::vector<Agedge_t*> edges;
-    for (Agnode_t* n = agfstnode(g_); n; n = agnxtnode(g_, n))
-      for (Agedge_t* e = agfstout(g_, n); e; e = agnxtout(g_, e)) edges.push_back(AGMKOUT(e));
-    std::sort(edges.begin(), edges.end(), [](Agedge_t* a, Agedge_t* b) { return AGSEQ(a) < AGSEQ(b); });
-    out.edges.reserve(edges.size());
-    for (Agedge_t* e : edges) {
-      Edge edge;
-      edge.src = index_.at(agtail(e));
-      edge.dst = index_.at(aghead(e));
-      edge.line = created(e);
-      edge.input_index = static_cast<std::uint32_t>(out.edges.size());
-      auto who = [&]() {
-        return "edge " + show(out.nodes[edge.src].name) + " -> " + show(out.nodes[edge.dst].name);
-      };
-      for (Agsym_t* s : edge_syms_) {
-        char* raw = agxget(e, s);
-        if (std::strcmp(s->name, "key") == 0) continue; // the edge's name, below
-        if (is_edge_model_attr(s->name)) {
-          std::string v = value_text(raw);
-          if (v.empty()) continue;
-          std::uint32_t line = attr_line(e, s, edge.line);
-          if (std::strcmp(s->name, "kind") == 0) {
-            auto k = parse_kinds(v);
-            if (!k)
-              fail(line, who() + ": kind=" + show(v) +
-                             ": expected a '|' or ',' list of flow, anti, output, ordered (raw, war, waw)");
-            edge.kinds = *k;
-          } else {
-            auto f = parse_flags(v);
-            if (!f || f->empty())
-              fail(line, who() + ": flags=" + show(v) + ": expected a '|' or ',' list of wait, retain");
-            edge.flags = *f;
-          }
-          continue;
-        }
-        if (raw == s->defval || std::strcmp(raw ? raw : "", s->defval ? s->defval : "") == 0) continue;
-        edge.attrs.emplace_back(s->name, value_text(raw));
+  /// Resolves the attributes of one object: its creation defaults, then its
+  /// assignments in order. Calls \p emit(sym, value, line) for the symbols
+  /// that are set or whose root default is not "", in symbol order.
+  template <class Emit>
+  void resolve(int kind, std::uint32_t snap, const SetRec* b, const SetRec* e, Emit&& emit) {
+    touched_.clear();
+    auto touch = [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
+      if (stamp_[s] != stamp_now_) {
+        stamp_[s] = stamp_now_;
+        val_[s] = 0;
+        line_of_[s] = 0;
+        touched_.push_back(s);
       }
-      if (std::string key = name_of(ctx_, e); !key.empty()) set_attr(edge.attrs, "key", key);
-      out.edges.push_back(std::move(edge));
-    }
+      val_[s] = v;
+      if (line) line_of_[s] = line;
+    };
+    ++stamp_now_;
+    for (const auto& [s, v] : snaps_[kind][snap]) touch(s, v, 0);
+    for (const SetRec* r = b; r != e; ++r) touch(r->sym, r->val, r->line);
+    for (std::uint32_t s : nonempty_default_) touch(s, stamp_[s] == stamp_now_ ? val_[s] : 0, 0);
+    std::sort(touched_.begin(), touched_.end());
+    for (std::uint32_t s : touched_) emit(s, val_[s], line_of_[s]);
   }
 
-  std::vector<Subgraph> read_subgraphs(Agraph_t* parent) {
-    std::vector<Agraph_t*> subs;
-    for (Agraph_t* s = agfstsubg(parent); s; s = agnxtsubg(s)) subs.push_back(s);
-    std::sort(subs.begin(), subs.end(), [](Agraph_t* a, Agraph_t* b) { return AGSEQ(a) < AGSEQ(b); });
+  void prepare_kind(int kind) {
+    const std::size_t k = syms_[kind].size();
+    stamp_.assign(k, 0);
+    val_.assign(k, 0);
+    line_of_.assign(k, 0);
+    stamp_now_ = 0;
+    nonempty_default_.clear();
+    for (std::uint32_t s = 0; s < k; ++s)
+      if (syms_[kind][s].root_def != 0) nonempty_default_.push_back(s);
+  }
+
+  InputGraph convert() {
+    InputGraph out;
+    out.file = file_;
+    const GraphRec& root = graphs_[0];
+    out.name = graph_name(root.name);
+    out.strict = strict_;
+    bool engines_given = false;
+    for (std::uint32_t s = 0; s < syms_[kGraph].size(); ++s) {
+      const std::uint32_t v = s < root.gval.size() ? root.gval[s] : 0;
+      if (v == 0) continue;
+      std::string text = value_text(v);
+      if (syms_[kGraph][s].model == 1) {
+        const std::uint32_t line = s < root.gline.size() && root.gline[s] ? root.gline[s] : root_line_;
+        auto n = detail::parse_uint(detail::trim(text), kMaxEngines);
+        if (!n || *n < 1)
+          fail(line, "graph attribute engines=" + show(text) + ": expected an integer in [1, " +
+                         std::to_string(kMaxEngines) + "]");
+        out.num_engines = static_cast<std::uint32_t>(*n);
+        engines_given = true;
+        continue;
+      }
+      out.graph_attrs.emplace_back(sym_name(kGraph, s), std::move(text));
+    }
+    for (const Sym& s : syms_[kNode])
+      if (s.model == 0 && s.root_def != 0) out.node_defaults.emplace_back(std::string(strs_.view(s.name)), value_text(s.root_def));
+    for (const Sym& s : syms_[kEdge])
+      if (s.model == 0 && s.root_def != 0) out.edge_defaults.emplace_back(std::string(strs_.view(s.name)), value_text(s.root_def));
+
+    std::vector<std::uint32_t> start;
+    std::vector<SetRec> grouped;
+    // Nodes.
+    group(node_sets_, nodes_.size(), start, grouped);
+    node_sets_.clear();
+    node_sets_.shrink_to_fit();
+    prepare_kind(kNode);
+    out.nodes.resize(nodes_.size());
+    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+      Node& node = out.nodes[i];
+      node.name = std::string(strs_.view(nodes_[i].name));
+      node.line = nodes_[i].line;
+      node.input_index = i;
+      resolve(kNode, nodes_[i].snap, grouped.data() + start[i], grouped.data() + start[i + 1],
+              [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
+                const Sym& sym = syms_[kNode][s];
+                if (sym.model) {
+                  if (v != 0) node_model_attr(node, sym.model, sym_name(kNode, s), value_text(v), line ? line : node.line);
+                  return;
+                }
+                if (v == sym.root_def) return;
+                node.attrs.emplace_back(sym_name(kNode, s), value_text(v));
+              });
+    }
+    // Edges.
+    group(edge_sets_, edges_.size(), start, grouped);
+    edge_sets_.clear();
+    edge_sets_.shrink_to_fit();
+    prepare_kind(kEdge);
+    out.edges.resize(edges_.size());
+    for (std::uint32_t i = 0; i < edges_.size(); ++i) {
+      Edge& edge = out.edges[i];
+      const EdgeRec& r = edges_[i];
+      edge.src = r.tail;
+      edge.dst = r.head;
+      edge.line = r.line;
+      edge.input_index = i;
+      auto who = [&]() { return "edge " + show(out.nodes[edge.src].name) + " -> " + show(out.nodes[edge.dst].name); };
+      resolve(kEdge, r.snap, grouped.data() + start[i], grouped.data() + start[i + 1],
+              [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
+                const Sym& sym = syms_[kEdge][s];
+                if (sym.model == 3) return;
+                if (sym.model) {
+                  if (v == 0) return;
+                  std::string text = value_text(v);
+                  const std::uint32_t at = line ? line : edge.line;
+                  if (sym.model == 1) {
+                    auto k = parse_kinds(text);
+                    if (!k)
+                      fail(at, who() + ": kind=" + show(text) +
+                                   ": expected a '|' or ',' list of flow, anti, output, ordered (raw, war, waw)");
+                    edge.kinds = *k;
+                  } else {
+                    auto f = parse_flags(text);
+                    if (!f || f->empty())
+                      fail(at, who() + ": flags=" + show(text) + ": expected a '|' or ',' list of wait, retain");
+                    edge.flags = *f;
+                  }
+                  return;
+                }
+                if (v == sym.root_def) return;
+                edge.attrs.emplace_back(sym_name(kEdge, s), value_text(v));
+              });
+      if (r.key != kNone && !strs_.view(r.key).empty()) set_attr(edge.attrs, "key", std::string(strs_.view(r.key)));
+    }
+    out.subgraphs = convert_subgraphs(0);
+    if (!engines_given) {
+      bool any = std::any_of(out.nodes.begin(), out.nodes.end(), [](const Node& n) { return n.engine != kNoEngine; });
+      out.num_engines = any ? 8 : 0; // walrus default: numDataPathEngines
+    }
+    return out;
+  }
+
+  std::vector<Subgraph> convert_subgraphs(std::uint32_t parent) {
     std::vector<Subgraph> out;
-    out.reserve(subs.size());
-    const std::vector<Agsym_t*> gsyms = symbols(g_, AGRAPH);
-    for (Agraph_t* s : subs) {
+    const std::vector<std::uint32_t> kids = graphs_[parent].children; // creation order
+    out.reserve(kids.size());
+    for (std::uint32_t g : kids) {
       Subgraph sub;
-      sub.name = graph_name(ctx_, s);
-      for (Agsym_t* sym : gsyms) {
-        if (std::strcmp(sym->name, "engines") == 0) continue; // a root-graph model attribute only
-        char* v = agxget(s, sym);
-        char* pv = agxget(parent, sym);
-        if (std::strcmp(v ? v : "", pv ? pv : "") != 0) sub.attrs.emplace_back(sym->name, value_text(v));
+      sub.name = graph_name(graphs_[g].name);
+      const GraphRec& r = graphs_[g];
+      const GraphRec& p = graphs_[parent];
+      for (std::uint32_t s = 0; s < syms_[kGraph].size(); ++s) {
+        if (syms_[kGraph][s].model == 1) continue; // engines: a root-graph model attribute only
+        const std::uint32_t v = s < r.gval.size() ? r.gval[s] : 0;
+        const std::uint32_t pv = s < p.gval.size() ? p.gval[s] : 0;
+        if (v != pv) sub.attrs.emplace_back(sym_name(kGraph, s), value_text(v));
       }
-      sub.children = read_subgraphs(s);
-      std::vector<Agraph_t*> kids;
-      for (Agraph_t* k = agfstsubg(s); k; k = agnxtsubg(k)) kids.push_back(k);
-      for (Agnode_t* n = agfstnode(s); n; n = agnxtnode(s, n)) {
-        bool in_child = std::any_of(kids.begin(), kids.end(),
-                                    [&](Agraph_t* k) { return agsubnode(k, n, 0) != nullptr; });
-        if (!in_child) sub.nodes.push_back(index_.at(agsubnode(g_, n, 0)));
-      }
+      sub.children = convert_subgraphs(g);
+      // Direct members: not in a child.
+      ++mark_now_;
+      if (mark_.size() < nodes_.size()) mark_.resize(nodes_.size(), 0);
+      for (std::uint32_t k : graphs_[g].children)
+        for (std::uint32_t v : graphs_[k].members) mark_[v] = mark_now_;
+      for (std::uint32_t v : sorted_members(g))
+        if (mark_[v] != mark_now_) sub.nodes.push_back(v);
       out.push_back(std::move(sub));
     }
     return out;
   }
 
-  Agraph_t* g_;
+  struct KeyedEdge {
+    std::uint32_t t, h, key;
+    bool operator==(const KeyedEdge& o) const { return t == o.t && h == o.h && key == o.key; }
+  };
+  struct KeyedHash {
+    std::size_t operator()(const KeyedEdge& k) const noexcept {
+      return std::hash<std::uint64_t>()(pair_key(k.t, k.h) * 31 + k.key);
+    }
+  };
+
+public:
+  /// Called with (bytes read, total) about every 4 MiB and once at the end.
+  const std::function<void(std::size_t, std::size_t)>* progress_ = nullptr;
+
+private:
+  static constexpr std::size_t kReportEvery = std::size_t{4} << 20;
+  std::size_t next_report_ = kReportEvery;
+  // Input and scanner.
+  std::string_view t_;
+  std::size_t n_;
   const std::string& file_;
-  const ParseContext& ctx_;
-  bool engines_given_ = false;
-  std::vector<Agsym_t*> node_syms_, edge_syms_;
-  std::unordered_map<const Agnode_t*, std::uint32_t> index_;
+  std::size_t start_ = 0;
+  std::size_t pos_ = 0;
+  std::uint32_t line_ = 1;
+  Tok graph_type_ = Tok::Eof;
+  bool graph_open_ = false;
+  std::string scratch_;
+  std::string eof_buffer_;
+  Token cur_;
+  bool have_ = false;
+  Token first_tok_, after_strict_;
+  std::uint32_t last_line_ = 1;
+  std::uint32_t last_sig_line_ = 1;
+  std::uint32_t sd_ = 0;
+  std::string suffix_;
+  std::size_t close_end_ = 0;
+  std::uint32_t close_line_ = 1;
+
+  // Graph state.
+  Interner strs_;
+  bool strict_ = false;
+  bool directed_ = true;
+  std::uint32_t root_line_ = 0;
+  std::vector<GraphRec> graphs_;
+  std::vector<Level> levels_;
+  std::uint32_t depth_ = 0;
+  std::vector<Sym> syms_[3];
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> snaps_[3];
+  std::uint64_t version_[3] = {1, 1, 1};
+  std::vector<NodeRec> nodes_;
+  std::vector<EdgeRec> edges_;
+  std::vector<SetRec> node_sets_, edge_sets_;
+  FlatMap64 membership_, pair_edge_, sub_by_name_;
+  std::unordered_map<KeyedEdge, std::uint32_t, KeyedHash> keyed_;
+  std::uint32_t tailport_ = strs_.intern("tailport", false);
+  std::uint32_t headport_ = strs_.intern("headport", false);
+  std::vector<std::uint32_t> tmp_heads_;
+  // Conversion scratch.
+  std::vector<std::uint32_t> stamp_, val_, line_of_, touched_, nonempty_default_, mark_;
+  std::uint32_t stamp_now_ = 0, mark_now_ = 0;
 };
 
 } // namespace
 
 InputGraph read_dot(std::string_view text, const std::string& file) {
+  return read_dot(text, file, std::function<void(std::size_t, std::size_t)>());
+}
+
+InputGraph read_dot(std::string_view text, const std::string& file,
+                    const std::function<void(std::size_t, std::size_t)>& progress) {
   if (std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw InputError(file, detail::LineMap(text).line_of(nul), "NUL byte in DOT text");
-
-  // flex scans this buffer in place; it must end with two NUL bytes.
-  std::string buffer(text);
-  buffer.push_back('\0');
-  buffer.push_back('\0');
-  SignificantRuns runs(text);
-  ParseContext ctx;
-  ctx.base = buffer.data();
-  ctx.size = text.size();
-  ctx.runs = &runs;
-
-  CgraphSession session;
-  g_ctx = &ctx;
-  if (!aag_scan_buffer(buffer.data(), buffer.size()))
-    throw InputError(file, 0, "cannot set up the Graphviz scanner");
-  Agdisc_t disc = {&AgMemDisc, &g_id_disc, &g_io_disc};
-  int chan = 0; // flex never reads it: the scanner works on our buffer
-  auto parse = [&]() {
-    ctx.parsing = true;
-    ctx.error_at = std::string_view::npos;
-    Agraph_t* r = session.keep(agread(&chan, &disc));
-    ctx.parsing = false;
-    return r;
-  };
-  Agraph_t* g = parse();
-  if (std::string err = CgraphSession::last_error(); !err.empty()) {
-    throw syntax_error(file, error_place(ctx, text, 0), err, "");
-  }
-  if (!g) throw InputError(file, 0, "no graph found");
-  // Anything after the graph must be blank: a second graph is an error. The
-  // parser ends a graph at its '}' without reading further; cgraph then puts
-  // its end-of-graph token back in place of that '}', which is the last token
-  // the first parse read.
-  std::size_t end = ctx.token_offset();
-  if (end == std::string_view::npos || end >= text.size()) end = text.size();
-  else if (text[end] == '}') ++end;
-  Agraph_t* more = parse();
-  if (more) {
-    std::size_t second = runs.next_significant(end);
-    throw InputError(file, second == std::string_view::npos ? runs.last_line() : runs.line_of(second),
-                     "more than one graph in the input (one graph per file)");
-  }
-  if (std::string err = CgraphSession::last_error(); !err.empty()) {
-    throw syntax_error(file, error_place(ctx, text, end), err, " (after the end of the graph)");
-  }
-  if (!agisdirected(g))
-    throw InputError(file, ctx.created_line.count(g) ? ctx.created_line.at(g) : 1,
-                     "undirected graph: a dependency graph must be a 'digraph'");
-  return Converter(g, file, ctx).run();
+  FastDotReader reader(text, file);
+  if (progress) reader.progress_ = &progress;
+  InputGraph g = reader.run();
+  if (progress) progress(text.size(), text.size());
+  return g;
 }
 
 } // namespace depreduce::formats

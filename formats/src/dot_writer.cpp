@@ -1,15 +1,22 @@
-//===- formats/src/dot_writer.cpp - Graph -> DOT ---------------------------===//
+//===- formats/src/dot_writer.cpp - Graph -> DOT, one buffer ------------===//
 ///
 /// \file
-/// write_dot(): every id and value is quoted so that cgraph reads back the
-/// same string; HTML-like values (`<...>` with balanced brackets) are written
-/// as HTML strings. Nodes first (input order), then edges (input order), then
-/// subgraph blocks that only list existing nodes, so reading the output
-/// creates the nodes in the same order.
+/// write_dot() and write_edge_list(): everything is appended to one string,
+/// numbers with std::to_chars, no per-node or per-edge attribute list is
+/// built. Every id and value is quoted so that a DOT reader gives back the
+/// same string; HTML-like values (`<...>` with balanced brackets) are
+/// written as HTML strings. Nodes first (input order), then edges (input
+/// order), then subgraph blocks that only list existing nodes, so reading the
+/// output creates the nodes in the same order. Ports go back where the input
+/// wrote them (`"a":"p" -> "b"`), unless WriteOptions::inline_ports is off:
+/// then the text is byte for byte that of reference::write_dot(), the writer
+/// this one replaced (tests/dot_writer_test.cpp).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <charconv>
 #include <numeric>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "depreduce/formats/formats.hpp"
@@ -20,7 +27,7 @@ namespace {
 
 /// True if cgraph's scanner reads \p s, written unquoted, as exactly one HTML
 /// string whose text is s without the outer brackets.
-bool is_html_like(const std::string& s) {
+bool is_html_like(std::string_view s) {
   if (s.size() < 2 || s.front() != '<' || s.back() != '>') return false;
   int nest = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -30,13 +37,18 @@ bool is_html_like(const std::string& s) {
   return false;
 }
 
-/// A DOT quoted string that cgraph's scanner turns back into \p s.
-/// The scanner maps \" to ", keeps \\ as \\, drops backslash-newline and keeps
-/// any other backslash. So an odd run of backslashes right before a quote, a
-/// newline or the end cannot be represented; it gets one more backslash (only
-/// text from non-DOT sources can contain one). NUL bytes are dropped.
-void append_quoted(std::string& out, const std::string& s) {
+/// A DOT quoted string that the scanner turns back into \p s: \" is a
+/// quote, \\ stays \\, backslash-newline vanishes, any other backslash stays.
+/// An odd run of backslashes right before a quote, a newline or the end gets
+/// one more backslash (only text from non-DOT sources has one). NUL bytes
+/// are dropped.
+void append_quoted(std::string& out, std::string_view s) {
   out += '"';
+  if (s.find_first_of(std::string_view("\"\\\0", 3)) == std::string_view::npos) {
+    out.append(s);
+    out += '"';
+    return;
+  }
   std::size_t run = 0; // backslashes just written
   for (char c : s) {
     if (c == '\0') continue;
@@ -54,11 +66,10 @@ void append_quoted(std::string& out, const std::string& s) {
   out += '"';
 }
 
-/// What cgraph 2.42's scanner makes of the inside of a quoted string: \" is
-/// a quote, \\ stays \\, backslash-newline vanishes, and a run of ordinary
-/// characters that is exactly one newline vanishes too (its `[\n]` rule ties
-/// with, and precedes, the run rule).
-std::string cgraph_unquote(std::string_view w) {
+/// What the scanner makes of the inside of a quoted string (cgraph 2.42):
+/// \" is a quote, \\ stays \\, backslash-newline vanishes, and a run of
+/// ordinary characters that is exactly one newline vanishes too.
+std::string unquote(std::string_view w) {
   std::string out;
   std::size_t i = 0;
   while (i < w.size()) {
@@ -79,7 +90,7 @@ std::string cgraph_unquote(std::string_view w) {
 }
 
 /// True if "<" + s + ">" scans as one HTML string with text s.
-bool html_safe(const std::string& s) {
+bool html_safe(std::string_view s) {
   long nest = 0;
   for (char c : s) {
     if (c == '\0') return false;
@@ -89,54 +100,88 @@ bool html_safe(const std::string& s) {
   return nest == 0;
 }
 
-/// An id (node, graph, subgraph or attribute name): quoted when cgraph reads
-/// the quoted form back unchanged, else as an HTML string when that is exact
-/// (text that came from an HTML id can hold a lone newline before a quote).
-void append_id(std::string& out, const std::string& s) {
-  std::string q;
-  append_quoted(q, s);
-  if (!html_safe(s) || cgraph_unquote(std::string_view(q).substr(1, q.size() - 2)) == s) {
-    out += q;
+/// An id (node, graph, subgraph or attribute name): quoted when the quoted
+/// form reads back unchanged, else as an HTML string when that is exact (text
+/// that came from an HTML id can hold a lone newline before a quote).
+void append_id(std::string& out, std::string_view s) {
+  // Fast path: nothing the quoted form could change.
+  if (s.find_first_of(std::string_view("\"\\\n\0", 4)) == std::string_view::npos) {
+    out += '"';
+    out.append(s);
+    out += '"';
     return;
   }
+  const std::size_t at = out.size();
+  append_quoted(out, s);
+  if (!html_safe(s) || unquote(std::string_view(out).substr(at + 1, out.size() - at - 2)) == s) return;
+  out.resize(at);
   out += '<';
-  out += s;
+  out.append(s);
   out += '>';
 }
 
-void append_value(std::string& out, const std::string& v) {
-  if (is_html_like(v) && v.find('\0') == std::string::npos) out += v;
+void append_value(std::string& out, std::string_view v) {
+  if (is_html_like(v) && v.find('\0') == std::string_view::npos) out.append(v);
   else append_quoted(out, v);
 }
 
-void append_attrs(std::string& out, const AttrList& attrs) {
-  if (attrs.empty()) return;
-  out += " [";
-  bool first = true;
-  for (const auto& [k, v] : attrs) {
-    if (!first) out += ", ";
-    first = false;
-    append_id(out, k);
-    out += '=';
-    append_value(out, v);
-  }
-  out += ']';
+void append_number(std::string& out, std::uint64_t v) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec;
+  out.append(buf, end);
 }
 
-bool is_node_model_key(const std::string& k) {
+/// Writes ` [k=v, ...]` (nothing when empty) straight into the buffer.
+class AttrWriter {
+public:
+  explicit AttrWriter(std::string& out) : out_(out) {}
+  void add(std::string_view k, std::string_view v) {
+    out_ += first_ ? " [" : ", ";
+    first_ = false;
+    append_id(out_, k);
+    out_ += '=';
+    append_value(out_, v);
+  }
+  void add_number(std::string_view k, std::uint64_t v) {
+    out_ += first_ ? " [" : ", ";
+    first_ = false;
+    append_id(out_, k);
+    out_ += "=\"";
+    append_number(out_, v);
+    out_ += '"';
+  }
+  void finish() {
+    if (!first_) out_ += ']';
+  }
+
+private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+bool is_node_model_key(std::string_view k) {
   return k == "engine" || k == "async" || k == "barrier" || k == "reads" || k == "writes";
 }
-bool is_edge_model_key(const std::string& k) { return k == "kind" || k == "flags"; }
+bool is_edge_model_key(std::string_view k) { return k == "kind" || k == "flags"; }
+bool is_port_key(std::string_view k) { return k == "tailport" || k == "headport"; }
 
-AttrList without(const AttrList& attrs, bool (*model)(const std::string&)) {
-  AttrList out;
+void write_list(std::string& out, const char* what, const AttrList& attrs, bool (*model)(std::string_view)) {
+  bool any = false;
   for (const auto& kv : attrs)
-    if (!model(kv.first)) out.push_back(kv);
-  return out;
+    if (!model(kv.first)) any = true;
+  if (!any) return;
+  out += "  ";
+  out += what;
+  AttrWriter w(out);
+  for (const auto& [k, v] : attrs)
+    if (!model(k)) w.add(k, v);
+  w.finish();
+  out += ";\n";
 }
 
 void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth) {
-  std::string indent(static_cast<std::size_t>(2 * depth), ' ');
+  const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
   out += indent;
   out += "subgraph ";
   if (!s.name.empty()) {
@@ -145,24 +190,40 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
   }
   out += "{\n";
   if (!s.attrs.empty()) {
-    out += indent + "  graph";
-    append_attrs(out, s.attrs);
+    out += indent;
+    out += "  graph";
+    AttrWriter w(out);
+    for (const auto& [k, v] : s.attrs) w.add(k, v);
+    w.finish();
     out += ";\n";
   }
   for (NodeId v : s.nodes) {
     if (v >= g.nodes.size()) continue;
-    out += indent + "  ";
+    out += indent;
+    out += "  ";
     append_id(out, g.nodes[v].name);
     out += ";\n";
   }
   for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1);
-  out += indent + "}\n";
+  out += indent;
+  out += "}\n";
+}
+
+/// A port spelled back onto its endpoint: \p name, then `:"port"`.
+void append_endpoint(std::string& out, std::string_view name, const std::string* port) {
+  append_id(out, name);
+  if (port) {
+    out += ':';
+    append_value(out, *port);
+  }
 }
 
 } // namespace
 
-std::string write_dot(const Graph& g) {
+std::string write_dot(const Graph& g, const WriteOptions& options) {
   std::string out;
+  // Roughly the size of the output, so the buffer grows once or twice.
+  out.reserve(64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size()));
   // A strict graph merges parallel edges as it reads them (the last value of
   // each attribute wins), so a pair written as parts must not be strict.
   const bool parts = std::any_of(g.edges.begin(), g.edges.end(),
@@ -175,25 +236,20 @@ std::string write_dot(const Graph& g) {
   }
   out += "{\n";
 
-  AttrList gattrs;
+  bool gattrs = g.num_engines != 0;
   for (const auto& kv : g.graph_attrs)
-    if (kv.first != "engines") gattrs.push_back(kv);
-  if (g.num_engines != 0) gattrs.emplace_back("engines", std::to_string(g.num_engines));
-  if (!gattrs.empty()) {
+    if (kv.first != "engines") gattrs = true;
+  if (gattrs) {
     out += "  graph";
-    append_attrs(out, gattrs);
+    AttrWriter w(out);
+    for (const auto& [k, v] : g.graph_attrs)
+      if (k != "engines") w.add(k, v);
+    if (g.num_engines != 0) w.add_number("engines", g.num_engines);
+    w.finish();
     out += ";\n";
   }
-  if (AttrList d = without(g.node_defaults, is_node_model_key); !d.empty()) {
-    out += "  node";
-    append_attrs(out, d);
-    out += ";\n";
-  }
-  if (AttrList d = without(g.edge_defaults, is_edge_model_key); !d.empty()) {
-    out += "  edge";
-    append_attrs(out, d);
-    out += ";\n";
-  }
+  write_list(out, "node", g.node_defaults, is_node_model_key);
+  write_list(out, "edge", g.edge_defaults, is_edge_model_key);
 
   // Nodes in input order, as tred does, unless the graph has engines and its
   // input order is not its program order: program order decides engine order
@@ -202,25 +258,25 @@ std::string write_dot(const Graph& g) {
   // order, which reads back as the same program order whatever edges remain.
   std::vector<NodeId> order(g.nodes.size());
   std::iota(order.begin(), order.end(), NodeId{0});
-  const bool in_program_order =
-      g.num_engines != 0 && !std::is_sorted(g.nodes.begin(), g.nodes.end(), [](const Node& a, const Node& b) {
-        return a.input_index < b.input_index;
-      });
-  if (!in_program_order)
+  const bool sorted = std::is_sorted(g.nodes.begin(), g.nodes.end(),
+                                     [](const Node& a, const Node& b) { return a.input_index < b.input_index; });
+  if (!sorted && g.num_engines == 0)
     std::stable_sort(order.begin(), order.end(),
                      [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
-    AttrList attrs = without(n.attrs, is_node_model_key);
-    if (n.engine != kNoEngine) attrs.emplace_back("engine", std::to_string(n.engine));
-    if (n.async_window == kAsyncInfinite) attrs.emplace_back("async", "inf");
-    else if (n.async_window != 0) attrs.emplace_back("async", std::to_string(n.async_window));
-    if (n.barrier) attrs.emplace_back("barrier", "true");
-    if (!n.reads.empty()) attrs.emplace_back("reads", format_byte_ranges(n.reads));
-    if (!n.writes.empty()) attrs.emplace_back("writes", format_byte_ranges(n.writes));
     out += "  ";
     append_id(out, n.name);
-    append_attrs(out, attrs);
+    AttrWriter w(out);
+    for (const auto& [k, val] : n.attrs)
+      if (!is_node_model_key(k)) w.add(k, val);
+    if (n.engine != kNoEngine) w.add_number("engine", n.engine);
+    if (n.async_window == kAsyncInfinite) w.add("async", "inf");
+    else if (n.async_window != 0) w.add_number("async", n.async_window);
+    if (n.barrier) w.add("barrier", "true");
+    if (!n.reads.empty()) w.add("reads", format_byte_ranges(n.reads));
+    if (!n.writes.empty()) w.add("writes", format_byte_ranges(n.writes));
+    w.finish();
     out += ";\n";
   }
 
@@ -232,24 +288,45 @@ std::string write_dot(const Graph& g) {
                    [](const Edge* a, const Edge* b) { return a->input_index < b->input_index; });
   for (const Edge* e : edges) {
     if (e->src >= g.nodes.size() || e->dst >= g.nodes.size()) continue;
+    const std::string* tport = options.inline_ports ? find_attr(e->attrs, "tailport") : nullptr;
+    const std::string* hport = options.inline_ports ? find_attr(e->attrs, "headport") : nullptr;
     // A merged pair whose union of kinds and flags would read back as another
     // demand is written as its parts (SPEC §2), the first one carrying the
-    // other attributes.
+    // other attributes and the ports.
     for (const EdgePart& part : parts_to_write(*e)) {
-      AttrList attrs = part.first ? without(e->attrs, is_edge_model_key) : AttrList{};
-      if (!part.kinds.empty()) attrs.emplace_back("kind", to_string(part.kinds));
-      if (part.flags != FlagSet::wait()) attrs.emplace_back("flags", to_string(part.flags));
       out += "  ";
-      append_id(out, g.nodes[e->src].name);
+      append_endpoint(out, g.nodes[e->src].name, part.first ? tport : nullptr);
       out += " -> ";
-      append_id(out, g.nodes[e->dst].name);
-      append_attrs(out, attrs);
+      append_endpoint(out, g.nodes[e->dst].name, part.first ? hport : nullptr);
+      AttrWriter w(out);
+      if (part.first)
+        for (const auto& [k, v] : e->attrs)
+          if (!is_edge_model_key(k) && !(options.inline_ports && is_port_key(k))) w.add(k, v);
+      if (!part.kinds.empty()) w.add("kind", to_string(part.kinds));
+      if (part.flags != FlagSet::wait()) w.add("flags", to_string(part.flags));
+      w.finish();
       out += ";\n";
     }
   }
 
   for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1);
   out += "}\n";
+  return out;
+}
+
+std::string write_dot(const Graph& g) { return write_dot(g, WriteOptions{}); }
+
+std::string write_edge_list(const Graph& g) {
+  std::size_t size = 0;
+  for (const Edge& e : g.edges) size += g.nodes[e.src].name.size() + g.nodes[e.dst].name.size() + 2;
+  std::string out;
+  out.reserve(size);
+  for (const Edge& e : g.edges) {
+    out.append(g.nodes[e.src].name);
+    out += '\t';
+    out.append(g.nodes[e.dst].name);
+    out += '\n';
+  }
   return out;
 }
 

@@ -30,6 +30,7 @@ Format parse_format(std::string_view name) {
 
 namespace {
 
+
 Format sniff(std::string_view text) {
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
@@ -74,13 +75,28 @@ std::string read_file(const std::string& path) {
   return out;
 }
 
-InputGraph read_graph(const std::string& path, Format format) { return read_graph_text(read_file(path), path, format); }
+Format resolve_format(const std::string& path, std::string_view text, Format format) {
+  if (format == Format::Auto && path != "-") format = from_extension(path);
+  if (format == Format::Auto) format = sniff(text);
+  return format;
+}
+
+InputGraph read_graph(const std::string& path, Format format) {
+  return read_graph(path, format, std::function<void(std::size_t, std::size_t)>());
+}
+
+InputGraph read_graph(const std::string& path, Format format,
+                      const std::function<void(std::size_t, std::size_t)>& progress) {
+  const std::string text = read_file(path);
+  if (resolve_format(path, text, format) == Format::Dot) return read_dot(text, input_name(path), progress);
+  InputGraph g = read_graph_text(text, path, format);
+  if (progress) progress(text.size(), text.size());
+  return g;
+}
 
 InputGraph read_graph_text(std::string_view text, const std::string& path, Format format) {
   const std::string file = input_name(path);
-  if (format == Format::Auto && path != "-") format = from_extension(path);
-  if (format == Format::Auto) format = sniff(text);
-  switch (format) {
+  switch (resolve_format(path, text, format)) {
   case Format::Stg: return read_stg(text, file);
   case Format::WfJson: return read_wfjson(text, file);
   case Format::Dax: return read_dax(text, file);

@@ -18,7 +18,9 @@
 #include <boost/graph/filtered_graph.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <stdexcept>
 #include <set>
 #include <string>
 #include <vector>
@@ -380,6 +382,121 @@ std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBefore
     answers.push_back(in_range && relation[q.before][q.after]);
   }
   return answers;
+}
+
+// ---------------------------------------------------------------------------
+// The reduced graph, from the input as read.
+
+namespace {
+
+/// SPEC §2 / docs/formats.md: the first value of every attribute is kept,
+/// except `label`, whose distinct values are joined with '|'.
+void merge_part_attrs(AttrList& into, const AttrList& from) {
+  for (const auto& [k, v] : from) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == k; });
+    if (it == into.end()) {
+      into.emplace_back(k, v);
+      continue;
+    }
+    if (k != "label") continue;
+    std::vector<std::string> have;
+    std::string cur = it->second;
+    for (std::size_t i = 0;;) {
+      std::size_t j = cur.find('|', i);
+      have.push_back(cur.substr(i, j == std::string::npos ? std::string::npos : j - i));
+      if (j == std::string::npos) break;
+      i = j + 1;
+    }
+    if (std::find(have.begin(), have.end(), v) == have.end()) it->second += "|" + v;
+  }
+}
+
+} // namespace
+
+Graph apply(const InputGraph& input, const Reduction& r) {
+  const std::vector<NodeId> order = program_order(input);
+  std::vector<NodeId> position(order.size());
+  for (NodeId p = 0; p < order.size(); ++p) position[order[p]] = p;
+
+  Graph g;
+  static_cast<GraphHeader&>(g) = static_cast<const GraphHeader&>(input);
+  std::function<void(Subgraph&)> renumber = [&](Subgraph& s) {
+    for (NodeId& v : s.nodes) v = position.at(v);
+    for (Subgraph& c : s.children) renumber(c);
+  };
+  for (Subgraph& s : g.subgraphs) renumber(s);
+  std::vector<std::uint32_t> next_position(input.num_engines, 0);
+  for (NodeId p = 0; p < order.size(); ++p) {
+    Node node = input.nodes[order[p]];
+    node.input_index = order[p];
+    node.engine_position = node.engine == kNoEngine ? 0 : next_position.at(node.engine)++;
+    g.nodes.push_back(std::move(node));
+  }
+
+  // One Edge per pair, from its parts in the order written (SPEC §2).
+  struct Parts {
+    KindSet wait_kinds, other_kinds;
+    bool any_wait = false, unlabelled_wait = false;
+  };
+  std::map<std::pair<NodeId, NodeId>, std::size_t> index;
+  std::vector<Edge> pairs;
+  std::vector<Parts> parts;
+  for (std::uint32_t i = 0; i < input.edges.size(); ++i) {
+    Edge e = input.edges[i];
+    e.src = position.at(e.src);
+    e.dst = position.at(e.dst);
+    e.input_index = i;
+    e.retain_only_kinds = KindSet();
+    e.unlabelled_wait_part = false;
+    if (e.src == e.dst) {
+      g.self_loops.push_back(std::move(e));
+      continue;
+    }
+    auto [it, fresh] = index.emplace(std::make_pair(e.src, e.dst), pairs.size());
+    if (fresh) {
+      pairs.push_back(e);
+      parts.emplace_back();
+    } else {
+      Edge& have = pairs[it->second];
+      have.kinds |= e.kinds;
+      have.flags |= e.flags;
+      merge_part_attrs(have.attrs, e.attrs);
+    }
+    Parts& p = parts[it->second];
+    if (e.flags.has(Flag::Wait)) {
+      p.any_wait = true;
+      p.wait_kinds |= e.kinds;
+      p.unlabelled_wait = p.unlabelled_wait || e.kinds.empty();
+    } else {
+      p.other_kinds |= e.kinds;
+    }
+  }
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    if (!parts[k].any_wait) continue; // nothing orders: both part fields stay clear
+    pairs[k].retain_only_kinds =
+        KindSet::from_bits(static_cast<std::uint8_t>(parts[k].other_kinds.bits() & ~parts[k].wait_kinds.bits()));
+    pairs[k].unlabelled_wait_part = parts[k].unlabelled_wait && !parts[k].wait_kinds.empty();
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const Edge& a, const Edge& b) {
+    return std::make_pair(a.src, a.dst) < std::make_pair(b.src, b.dst);
+  });
+
+  // The reduction: removed pairs go, demoted ones keep RETAIN only.
+  std::vector<bool> gone(pairs.size(), false);
+  for (const RemovedEdge& x : r.removed) {
+    if (x.edge >= pairs.size() || pairs[x.edge].src != x.src || pairs[x.edge].dst != x.dst)
+      throw std::invalid_argument("reference::apply: the reduction names a pair the input does not have");
+    if (x.demoted_to_retain) {
+      pairs[x.edge].flags = FlagSet::retain();
+      pairs[x.edge].retain_only_kinds = KindSet();
+      pairs[x.edge].unlabelled_wait_part = false;
+    } else {
+      gone[x.edge] = true;
+    }
+  }
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    if (!gone[k]) g.edges.push_back(std::move(pairs[k]));
+  return g;
 }
 
 } // namespace depreduce::reference

@@ -13,6 +13,7 @@
 #define DEPREDUCE_FORMATS_FORMATS_HPP
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +26,7 @@ namespace depreduce::formats {
 /// Input formats.
 enum class Format {
   Auto,   ///< Decide from the extension, then from the content.
-  Dot,    ///< Graphviz DOT (read with Graphviz's own cgraph parser).
+  Dot,    ///< Graphviz DOT (the one-pass reader; twin: reference::read_dot, cgraph).
   Stg,    ///< Kasahara Standard Task Graph.
   WfJson, ///< WfCommons WfFormat JSON, schema 1.5.
   Dax,    ///< Pegasus DAX XML.
@@ -36,6 +37,11 @@ enum class Format {
 /// otherwise. Cost: O(1).
 Format parse_format(std::string_view name);
 
+/// The format read_graph() reads \p text (the contents of \p path) in:
+/// \p format unless Auto, else by extension (not for "-"), else sniffed (see
+/// read_graph()). Cost: O(1) (looks at the first significant bytes only).
+Format resolve_format(const std::string& path, std::string_view text, Format format);
+
 /// Reads \p path in \p format ("-" = standard input, named "<stdin>" in
 /// messages, its format sniffed from the content). With Format::Auto the extension decides
 /// (.dot/.gv -> DOT, .stg -> STG, .json -> WfJSON, .xml/.dax -> DAX); any
@@ -45,13 +51,19 @@ Format parse_format(std::string_view name);
 /// \throws InputError for unreadable files and for everything the chosen
 ///   reader rejects. Cost: one read of the file plus the reader's cost.
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
+/// read_graph() with a progress hook for the DOT reader (see read_dot()); the
+/// other readers report once at the end.
+InputGraph read_graph(const std::string& path, Format format,
+                      const std::function<void(std::size_t done, std::size_t total)>& progress);
 
 /// read_graph() of text already read from \p path (the extension of \p path,
 /// unless it is "-", then the content decide the format with Format::Auto).
 InputGraph read_graph_text(std::string_view text, const std::string& path, Format format = Format::Auto);
 
-/// Reads Graphviz DOT with Graphviz's own parser (cgraph), so it accepts
-/// exactly what Graphviz accepts. Returns nodes in cgraph creation order (the
+/// Reads Graphviz DOT in one pass, without Graphviz: the whole language
+/// cgraph accepts, read as cgraph reads it (its twin, held to it by
+/// fuzz_dot_reader_diff, is formats::reference::read_dot(), which is cgraph).
+/// Returns nodes in creation order (the
 /// order of first mention), edges in the order written (parallel edges and
 /// self-loops kept), the graph name, strictness, graph attributes, the
 /// top-level `node [...]`/`edge [...]` defaults, per node/edge the attributes
@@ -61,11 +73,19 @@ InputGraph read_graph_text(std::string_view text, const std::string& path, Forma
 /// are removed from the attribute lists. Lines: a node carries the line of its
 /// first mention, an edge the line on which its edge statement ends.
 /// \p file names the source in messages.
-/// \throws InputError for syntax errors (with cgraph's line), undirected
-///   graphs, more than one graph, NUL bytes, and malformed model attributes.
-/// Thread-safety: cgraph keeps global state; calls are serialized internally.
-/// Cost: O(size of text + (n + m) log m).
+/// \throws InputError for syntax errors (the line of the token cgraph would
+///   stop at), nesting or edge chains deeper than cgraph's parser stack,
+///   undirected graphs, more than one graph, NUL bytes, and malformed model
+///   attributes. Never aborts, never reads out of bounds.
+/// Thread-safety: no global state; concurrent calls are fine.
+/// Cost: O(size of text + n + m) time (one pass, then one pass over the
+/// attribute assignments); memory O(n + m + distinct strings) besides the
+/// result, strings kept as views into \p text while reading.
 InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
+/// read_dot() reporting progress: \p progress (if set) gets (bytes read,
+/// total) about every 4 MiB and once at the end; it must not throw.
+InputGraph read_dot(std::string_view text, const std::string& file,
+                    const std::function<void(std::size_t done, std::size_t total)>& progress);
 
 /// Reads a Kasahara STG file: line 1 = n real tasks, then n+2 task lines
 /// `id time npred pred...` (ids 0..n+1, dummies included), then an optional
@@ -110,16 +130,31 @@ std::vector<ByteRange> parse_byte_ranges(std::string_view text, const std::strin
 /// ("sbuf:[0,64),psum:[1,2)"; "" for none). Cost: O(output size).
 std::string format_byte_ranges(const std::vector<ByteRange>& ranges);
 
+/// How write_dot() spells what it writes.
+struct WriteOptions {
+  /// Ports go back on the endpoints, as the input wrote them (`"a":"p" ->
+  /// "b"`); false writes them as `tailport`/`headport` attributes, the
+  /// spelling of the writer this one replaced (reference::write_dot()).
+  bool inline_ports = true;
+};
+
 /// Writes \p g as DOT that Graphviz renders: graph, node and edge attributes,
-/// isolated nodes, self-loops and subgraphs kept; edges in input order, nodes
-/// in input order (in program order if the graph has engines and its input
-/// order is not program order: engine order must read back); the model's own fields written as the attributes of
-/// docs/formats.md; a merged pair as the parts that read back to its demand
-/// (parts_to_write(); a strict graph with such a pair is written non-strict).
-/// Every id and value is quoted (HTML-like values `<...>` are written as
-/// HTML strings); read_dot() of the result gives back the same nodes,
-/// attributes and edges. Cost: O(size of the output + (n + m) log(n + m)).
+/// isolated nodes, self-loops and subgraphs kept; nodes and edges in input
+/// order; the model's own fields written as the attributes of docs/formats.md;
+/// a merged pair whose one edge would read back as another demand written as
+/// its parts (parts_to_write()). Every id and value is quoted (HTML-like
+/// values `<...>` are written as HTML strings); read_dot() of the result
+/// gives back the same nodes, attributes and edges. One buffer, numbers with
+/// std::to_chars. Cost: O(size of the output + (n + m) log(n + m)) (the sort
+/// by input order; O(n + m) when the edges are already in input order).
+std::string write_dot(const Graph& g, const WriteOptions& options);
+/// write_dot(g, WriteOptions{}).
 std::string write_dot(const Graph& g);
+
+/// One `src<TAB>dst` line per merged edge of \p g (self-loops not included),
+/// in the order of `g.edges`; names as they are (no quoting). One buffer.
+/// Cost: O(size of the output).
+std::string write_edge_list(const Graph& g);
 
 /// A JSON summary of \p g for scripts: {"name", "nodes", "edges", "engines",
 /// "self_loops"} (counts; edges = merged non-loop edges). Cost: O(1).

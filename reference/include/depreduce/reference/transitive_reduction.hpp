@@ -58,6 +58,20 @@ InputGraph as_input(const Graph& g);
 /// \throws InputError as program_order().
 Reduction reduce(const InputGraph& input, const ReduceOptions& options = {}, ReduceStats* stats = nullptr);
 
+/// The graph reduce(input, ...) leaves, built from the input as read:
+/// nodes in program_order(input) (engine positions numbered), one Edge per
+/// pair stated by this oracle from its parts (SPEC §2: kinds and flags the
+/// unions; `retain_only_kinds` the kinds only parts without WAIT carry;
+/// `unlabelled_wait_part` when an unlabelled WAIT part meets a labelled one;
+/// every other attribute's first value, distinct `label`s joined with '|'),
+/// sorted by (src, dst), self-loops aside; then the pairs \p r removes are
+/// dropped (or, demoted, keep RETAIN only). With an empty \p r it is the
+/// graph make_program_order(input) must give. What `depreduce reduce --impl
+/// reference` writes. Cost: program_order() plus O(m log m).
+/// \throws InputError as program_order(); std::invalid_argument if \p r
+///   names a pair the input does not have.
+Graph apply(const InputGraph& input, const Reduction& r);
+
 /// reduce(input, options[k]) for every k, with one all-pairs reachability
 /// (redundancy does not depend on the filter; only candidacy does). If
 /// \p candidates is given it gets the candidate count per options entry.

@@ -1,0 +1,82 @@
+//===- bench/io_bench.cpp - The main job around the algorithm ----------===//
+///
+/// \file
+/// Google Benchmark of what `depreduce reduce FILE -o OUT` does besides the
+/// reduction: reading DOT (the one-pass reader and its cgraph twin), the
+/// model build (make_program_order), and writing DOT. Inputs are the texts
+/// `depreduce generate dag|matmul` writes; bytes/s are of the DOT text.
+/// Targets (issue 15): the reader >= 300 MB/s on both workloads. Run on a
+/// quiet machine: `build/bench/io_bench --benchmark_repetitions=5`.
+//===----------------------------------------------------------------------===//
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "depreduce/formats/formats.hpp"
+#include "depreduce/formats/reference/dot_reader.hpp"
+#include "depreduce/testing/workloads.hpp"
+
+namespace {
+
+using namespace depreduce;
+
+/// The DOT text of a generated workload (0: dag, 1: matmul), cached.
+const std::string& text_of(int workload, std::uint64_t size) {
+  static std::string cache[2][2];
+  static std::uint64_t cached_size[2][2] = {};
+  const int slot = size > 100000 ? 1 : 0;
+  std::string& t = cache[workload][slot];
+  if (t.empty() || cached_size[workload][slot] != size) {
+    t = formats::write_dot(testing::generate_workload(
+        testing::parse_workload(workload == 0 ? "dag" : "matmul"), size, 1));
+    cached_size[workload][slot] = size;
+  }
+  return t;
+}
+
+void BM_ReadDot(benchmark::State& state) {
+  const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  for (auto _ : state) benchmark::DoNotOptimize(formats::read_dot(t, "bench.dot"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+void BM_ReadDotCgraph(benchmark::State& state) {
+  const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  for (auto _ : state) benchmark::DoNotOptimize(formats::reference::read_dot(t, "bench.dot"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+void BM_MakeProgramOrder(benchmark::State& state) {
+  const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  const InputGraph in = formats::read_dot(t, "bench.dot");
+  for (auto _ : state) {
+    state.PauseTiming();
+    InputGraph copy = in;
+    state.ResumeTiming();
+    benchmark::DoNotOptimize(make_program_order(std::move(copy)));
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+void BM_WriteDot(benchmark::State& state) {
+  const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  const Graph g = make_program_order(formats::read_dot(t, "bench.dot"));
+  for (auto _ : state) benchmark::DoNotOptimize(formats::write_dot(g));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+void BM_WriteDotReplacedWriter(benchmark::State& state) {
+  const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  const Graph g = make_program_order(formats::read_dot(t, "bench.dot"));
+  for (auto _ : state) benchmark::DoNotOptimize(formats::reference::write_dot(g));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+
+// (workload, size): the 20k DAG of the issue, and a 10^5-instruction matmul
+// (a tenth of the issue's; the whole-process row in bench/peers.py runs 10^6).
+#define IO_ARGS ->Args({0, 20000})->Args({1, 100000})->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_ReadDot) IO_ARGS;
+BENCHMARK(BM_ReadDotCgraph) IO_ARGS;
+BENCHMARK(BM_MakeProgramOrder) IO_ARGS;
+BENCHMARK(BM_WriteDot) IO_ARGS;
+BENCHMARK(BM_WriteDotReplacedWriter) IO_ARGS;
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,201 @@
+//===- tests/dot_reader_test.cpp - The fast DOT reader and its twin ------===//
+///
+/// \file
+/// formats::read_dot (one pass, no Graphviz) against formats::reference::
+/// read_dot (cgraph): every DOT file of corpus/real must read to the same
+/// InputGraph with both; then named cases, each checked against cgraph *and*
+/// against the value we expect, so a regression shows even where both twins
+/// would agree on something wrong.
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "depreduce/formats/formats.hpp"
+#include "depreduce/formats/reference/dot_reader.hpp"
+#include "dot_reader_diff.hpp"
+
+namespace depreduce::formats {
+namespace {
+
+std::filesystem::path source_dir() {
+  const char* d = std::getenv("DEPREDUCE_SOURCE_DIR");
+  return d ? d : ".";
+}
+
+/// Reads \p text with both readers, requires them to agree, returns the fast one.
+ReaderOutcome both(const std::string& text) {
+  ReaderOutcome fast = outcome_of([&] { return read_dot(text, "t.dot"); });
+  ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
+  auto why = mismatch(fast, ref);
+  EXPECT_FALSE(why) << *why << "\n--- input\n" << text << "\n--- fast\n" << describe(fast) << "--- cgraph\n" << describe(ref);
+  return fast;
+}
+
+InputGraph ok(const std::string& text) {
+  ReaderOutcome o = both(text);
+  EXPECT_TRUE(o.ok) << o.problem;
+  return o.graph;
+}
+
+std::uint32_t error_line(const std::string& text) {
+  ReaderOutcome o = both(text);
+  EXPECT_FALSE(o.ok);
+  return o.line;
+}
+
+TEST(DotReaderCorpus, EveryRealDotFileReadsTheSameWithBothReaders) {
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(source_dir() / "corpus" / "real")) {
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".dot" && ext != ".gv") continue;
+    const std::string text = read_file(entry.path().string());
+    ReaderOutcome fast = outcome_of([&] { return read_dot(text, entry.path().string()); });
+    ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, entry.path().string()); });
+    auto why = mismatch(fast, ref);
+    EXPECT_FALSE(why) << entry.path() << ": " << *why;
+    EXPECT_TRUE(fast.ok) << entry.path() << ": " << fast.problem;
+    ++files;
+  }
+  EXPECT_GE(files, 15u);
+}
+
+TEST(DotReaderCorpus, EverySeedOfTheDiffFuzzerReadsTheSame) {
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "corpus" / "fuzz_dot_reader_diff")) {
+    const std::string text = read_file(entry.path().string());
+    if (text.size() > (1u << 20)) continue;
+    ReaderOutcome fast = outcome_of([&] { return read_dot(text, "in.dot"); });
+    ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "in.dot"); });
+    auto why = mismatch(fast, ref);
+    EXPECT_FALSE(why) << entry.path() << ": " << *why << "\n--- fast\n" << describe(fast) << "--- cgraph\n" << describe(ref);
+    ++files;
+  }
+  EXPECT_GE(files, 400u);
+}
+
+TEST(DotReader, LinesCountBackslashNewlineAndNewlinesInStrings) {
+  InputGraph g = ok("digraph {\n \"a\\\nb\" -> \"c\nd\"\n e\n}\n");
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_EQ(g.nodes[0].name, "ab");
+  EXPECT_EQ(g.nodes[0].line, 3u);
+  EXPECT_EQ(g.nodes[1].line, 4u);
+  EXPECT_EQ(g.edges[0].line, 4u);
+  EXPECT_EQ(g.nodes[2].line, 5u);
+}
+
+TEST(DotReader, EdgeLineIsWhereItsStatementEnds) {
+  InputGraph g = ok("digraph {\n a -> b [\n label=x\n ]\n c -> d\n}");
+  EXPECT_EQ(g.edges[0].line, 4u);
+  EXPECT_EQ(g.edges[1].line, 5u);
+}
+
+TEST(DotReader, DefaultsAreScopedToTheirSubgraph) {
+  InputGraph g = ok("digraph { a; subgraph s { node [color=red]; b; subgraph t { c } } d; node [color=blue]; e }");
+  ASSERT_EQ(g.nodes.size(), 5u);
+  EXPECT_EQ(g.node_defaults, (AttrList{{"color", "blue"}}));
+  EXPECT_EQ(g.nodes[0].attrs, (AttrList{{"color", ""}})); // created before the top-level default
+  EXPECT_EQ(g.nodes[1].attrs, (AttrList{{"color", "red"}}));
+  EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"color", "red"}})); // a child subgraph sees it too
+  EXPECT_EQ(g.nodes[3].attrs, (AttrList{{"color", ""}}));    // outside the subgraph again
+  EXPECT_TRUE(g.nodes[4].attrs.empty());
+}
+
+TEST(DotReader, SubgraphEndpointsGoInCreationOrder) {
+  InputGraph g = ok("digraph { b; a; {b a} -> c }");
+  ASSERT_EQ(g.edges.size(), 2u);
+  EXPECT_EQ(g.edges[0].src, 0u); // b was created first
+  EXPECT_EQ(g.edges[1].src, 1u);
+}
+
+TEST(DotReader, PortsBecomeTailportAndHeadport) {
+  InputGraph g = ok("digraph { a:p:c -> b:q [x=1] }");
+  EXPECT_EQ(g.edges[0].attrs, (AttrList{{"x", "1"}, {"tailport", "p:c"}, {"headport", "q"}}));
+}
+
+TEST(DotReader, StrictMergesAndDropsKeyedSecondEdges) {
+  InputGraph g = ok("strict digraph { a -> b [key=k1]; a -> b [key=k2, x=1]; a -> b [y=2] }");
+  ASSERT_EQ(g.edges.size(), 1u);
+  EXPECT_EQ(g.edges[0].attrs, (AttrList{{"y", "2"}, {"key", "k1"}}));
+}
+
+TEST(DotReader, HtmlIsDecidedByFirstAppearance) {
+  InputGraph g = ok("digraph G { a [label=<x>]; b [label=\"x\"]; c [label=<G>] }");
+  EXPECT_EQ(g.nodes[1].attrs, (AttrList{{"label", "<x>"}}));
+  EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"label", "G"}})); // the graph's name is plain text
+}
+
+TEST(DotReader, QuotedStringRules) {
+  InputGraph g = ok("digraph { a [l1=\"x\\\"y\\\\z\\q\", l2=\"\n\", l3=\"p\" + <q> + \"r\"] }");
+  EXPECT_EQ(g.nodes[0].attrs, (AttrList{{"l1", "x\"y\\\\z\\q"}, {"l3", "pqr"}}));
+}
+
+TEST(DotReader, NumbersSplitLikeCgraph) {
+  InputGraph g = ok("digraph { 1a -> 1.2.3 }");
+  ASSERT_EQ(g.nodes.size(), 4u); // 1, a, 1.2, .3
+  EXPECT_EQ(g.nodes[0].name, "1");
+  EXPECT_EQ(g.nodes[1].name, "a");
+  EXPECT_EQ(g.nodes[2].name, "1.2");
+  EXPECT_EQ(g.nodes[3].name, ".3");
+}
+
+TEST(DotReader, KeywordsInAnyCase) {
+  InputGraph g = ok("DiGraph G { A -> B; NODE [x=1]; SUBGRAPH s { c } }");
+  EXPECT_EQ(g.name, "G");
+  EXPECT_EQ(g.subgraphs.size(), 1u);
+}
+
+TEST(DotReader, ErrorsNameTheLineCgraphStopsAt) {
+  EXPECT_EQ(error_line("digraph {\n a ->\n ;\n}"), 3u);
+  EXPECT_EQ(error_line("digraph {\n a -> b [label=\"never\n closed }"), 2u); // the opening quote
+  EXPECT_EQ(error_line("digraph {\n a -> b\n /* never\n closed }"), 3u);
+  EXPECT_EQ(error_line("digraph {\n a -> \n\n"), 2u);   // the last token
+  EXPECT_EQ(error_line("\nstrict\n;"), 3u);             // after a leading strict
+  EXPECT_EQ(error_line("digraph {}\n\n digraph {}"), 3u); // a second graph
+  EXPECT_EQ(error_line("digraph { a }\n x"), 2u);
+  EXPECT_EQ(error_line("graph {\n a -> b }"), 2u);       // '->' is not an edge operator here
+  EXPECT_EQ(error_line("graph { a -- b }"), 1u);         // undirected
+}
+
+TEST(DotReader, WhatFollowsTheGraph) {
+  ok("digraph { a } @ anything");
+  ok("digraph { a } \"never closed");
+  ok("digraph { a } // comment");
+  EXPECT_EQ(error_line("digraph { a } \"closed\""), 1u);
+}
+
+TEST(DotReader, ParserStackLimitIsCgraphs) {
+  // bison's YYMAXDEPTH (10000 states): 3331 nested blocks fit, 3332 do not;
+  // an edge chain of 2499 nodes fits, 2500 do not.
+  auto nest = [](int k) { return "digraph {" + std::string(k, '{') + std::string(k, '}') + "}"; };
+  auto chain = [](int k) {
+    std::string s = "digraph { a";
+    for (int i = 1; i < k; ++i) s += " -> a";
+    return s + " }";
+  };
+  EXPECT_TRUE(both(nest(3331)).ok);
+  EXPECT_FALSE(both(nest(3332)).ok);
+  EXPECT_TRUE(both(chain(2499)).ok);
+  EXPECT_FALSE(both(chain(2500)).ok);
+  EXPECT_FALSE(both(nest(100000)).ok); // no stack overflow in the fast reader
+  // The exact boundary: 9,999 states fit, the 10,000th exhausts the stack.
+  const std::string inner = std::string(3331, '{') + " a " + std::string(3331, '}');
+  EXPECT_TRUE(both("digraph { " + inner + " }").ok);
+  EXPECT_FALSE(both("digraph { x " + inner + " }").ok);
+}
+
+TEST(DotReader, ModelAttributeErrorsNameTheStatement) {
+  EXPECT_EQ(error_line("digraph {\n a [engine=\n\"x\"]\n}"), 3u);
+  EXPECT_EQ(error_line("digraph {\n a -> b\n [kind=bogus] }"), 3u);
+  EXPECT_EQ(error_line("digraph {\n graph [engines=99]\n a }"), 2u);
+}
+
+TEST(DotReader, NulByteIsRejected) {
+  std::string t = "digraph {\n a\n}";
+  t[8] = '\0';
+  EXPECT_EQ(error_line(t), 1u);
+}
+
+} // namespace
+} // namespace depreduce::formats
