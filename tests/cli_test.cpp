@@ -269,3 +269,21 @@ TEST_F(Cli, ImplReferenceIsByteIdenticalOnTheRealCorpus) {
   }
   EXPECT_GE(compared, 20u);
 }
+
+namespace {
+
+// Fresh-user trial (issue 14): an engine graph listed out of program order
+// inside a cluster. The nodes are written in program order, and so must the
+// cluster's members be (cgraph lists members in node order), or a second
+// reduce writes another file.
+TEST_F(Cli, ReduceTwiceIsTheSameFileWithAClusterOutOfProgramOrder) {
+  const std::string in = write("s.dot", "digraph g {\n  subgraph cluster_s { b [engine=0]; a [engine=0]; }\n  a -> b [kind=flow];\n}\n");
+  const std::string once = (dir_ / "1.dot").string(), twice = (dir_ / "2.dot").string();
+  ASSERT_EQ(run("reduce " + in + " -o " + once).code, 0);
+  ASSERT_EQ(run("reduce " + once + " -o " + twice).code, 0);
+  EXPECT_EQ(slurp(twice), slurp(once));
+  ASSERT_EQ(run("convert " + once + " -o " + twice).code, 0);
+  EXPECT_EQ(slurp(twice), slurp(once));
+}
+
+} // namespace

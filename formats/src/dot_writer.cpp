@@ -180,7 +180,11 @@ void write_list(std::string& out, const char* what, const AttrList& attrs, bool 
   out += ";\n";
 }
 
-void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth) {
+/// \p rank: each node's position in the written node list. Members are
+/// written in that order: cgraph lists a subgraph's members in the order the
+/// nodes were created, so any other order would not read back the same.
+void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth,
+                    const std::vector<std::uint32_t>& rank) {
   const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
   out += indent;
   out += "subgraph ";
@@ -197,14 +201,17 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
     w.finish();
     out += ";\n";
   }
-  for (NodeId v : s.nodes) {
-    if (v >= g.nodes.size()) continue;
+  std::vector<NodeId> members;
+  for (NodeId v : s.nodes)
+    if (v < g.nodes.size()) members.push_back(v);
+  std::stable_sort(members.begin(), members.end(), [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+  for (NodeId v : members) {
     out += indent;
     out += "  ";
     append_id(out, g.nodes[v].name);
     out += ";\n";
   }
-  for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1);
+  for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1, rank);
   out += indent;
   out += "}\n";
 }
@@ -309,7 +316,9 @@ std::string write_dot(const Graph& g, const WriteOptions& options) {
     }
   }
 
-  for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1);
+  std::vector<std::uint32_t> rank(g.nodes.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+  for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1, rank);
   out += "}\n";
   return out;
 }

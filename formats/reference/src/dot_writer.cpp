@@ -138,7 +138,10 @@ AttrList without(const AttrList& attrs, bool (*model)(const std::string&)) {
   return out;
 }
 
-void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth) {
+// Members in the order the nodes are written (cgraph lists members in node
+// creation order, so no other order reads back the same).
+void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth,
+                    const std::vector<std::uint32_t>& rank) {
   std::string indent(static_cast<std::size_t>(2 * depth), ' ');
   out += indent;
   out += "subgraph ";
@@ -152,13 +155,16 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
     append_attrs(out, s.attrs);
     out += ";\n";
   }
-  for (NodeId v : s.nodes) {
-    if (v >= g.nodes.size()) continue;
+  std::vector<NodeId> members;
+  for (NodeId v : s.nodes)
+    if (v < g.nodes.size()) members.push_back(v);
+  std::stable_sort(members.begin(), members.end(), [&](NodeId a, NodeId b) { return rank[a] < rank[b]; });
+  for (NodeId v : members) {
     out += indent + "  ";
     append_id(out, g.nodes[v].name);
     out += ";\n";
   }
-  for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1);
+  for (const Subgraph& c : s.children) write_subgraph(out, g, c, depth + 1, rank);
   out += indent + "}\n";
 }
 
@@ -251,7 +257,9 @@ std::string write_dot(const Graph& g) {
     }
   }
 
-  for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1);
+  std::vector<std::uint32_t> rank(g.nodes.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+  for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1, rank);
   out += "}\n";
   return out;
 }
