@@ -215,7 +215,17 @@ void add_fence_command(CLI::App& app) {
     reference::TripCounts trips = parse_trips(args->trips, before);
     PhaseFenceSummary summary;
     orch::Program after = expand_manual_phase_fence(before, &summary);
-    FenceReport report = make_report(before, after, trips);
+    // The interpreter's errors (an index out of range for the given trip
+    // counts, too many dynamic tasks) come from running the program, not from
+    // a line of it: name the file and say so.
+    FenceReport report;
+    try {
+      report = make_report(before, after, trips);
+    } catch (const InputError& e) {
+      throw InputError(args->input, e.line(), "while running the program" +
+                                                  std::string(trips.empty() ? "" : " with the given --trip values") +
+                                                  ": " + e.problem());
+    }
     const std::string printed = orch::print(after);
     if (args->json) {
       if (args->out != "-") formats::write_file_atomically(args->out, printed);

@@ -1388,3 +1388,18 @@ TEST_F(FenceCli, TripTakesOneValueSoTheFileMayFollowIt) {
   ASSERT_EQ(two.code, 0) << two.err;
   EXPECT_EQ(nlohmann::json::parse(two.out)["trips"], (nlohmann::json{{"m", 3}, {"n", 2}}));
 }
+
+// Fresh-user trial (issue 16): an error the interpreter finds only when it
+// runs the program with the given trip counts names the file and says so.
+TEST_F(FenceCli, InterpreterErrorsNameTheFileAndTheTripValues) {
+  std::string bad = (tmp_ / "index.orch").string();
+  std::ofstream(bad) << "orchestration func main(n) {\n  manual {\n    a = array(3)\n"
+                        "    for i in parallel(n) { t = submit(k, [i]) b = update(a, 5, t) }\n  }\n}\n";
+  CliResult r = cli("fence " + bad + " --trip n=2 -o " + (tmp_ / "never.orch").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find(bad + ": while running the program with the given --trip values: "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("index 5 out of range for 'a' of length 3"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp_ / "never.orch"));
+}
+
