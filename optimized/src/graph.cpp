@@ -147,9 +147,8 @@ void merge_attrs(AttrList& into, const AttrList& from) {
 // Names the nodes of one cycle among the nodes that Kahn's algorithm could not
 // order (every one of them has an unordered predecessor). Walking predecessors
 // from any of them must revisit a node; the revisited stretch is a cycle.
-std::vector<NodeId> find_cycle(const std::vector<std::vector<std::uint32_t>>& in_edges,
-                               const std::vector<Edge>& edges, const std::vector<bool>& done,
-                               NodeId start) {
+std::vector<NodeId> find_cycle(const std::vector<std::uint32_t>& in_begin, const std::vector<std::uint32_t>& in_list,
+                               const std::vector<Edge>& edges, const std::vector<bool>& done, NodeId start) {
   std::vector<std::int64_t> seen_at(done.size(), -1);
   std::vector<NodeId> walk;
   NodeId v = start;
@@ -157,8 +156,8 @@ std::vector<NodeId> find_cycle(const std::vector<std::vector<std::uint32_t>>& in
     seen_at[v] = static_cast<std::int64_t>(walk.size());
     walk.push_back(v);
     NodeId next = v;
-    for (std::uint32_t ei : in_edges[v])
-      if (!done[edges[ei].src]) { next = edges[ei].src; break; }
+    for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k)
+      if (!done[edges[in_list[k]].src]) { next = edges[in_list[k]].src; break; }
     v = next;
   }
   std::vector<NodeId> cycle(walk.begin() + seen_at[v], walk.end());
@@ -190,61 +189,47 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     }
   }
 
-  // Separate self-loops; merge parallel edges into one dependency per pair
-  // (SPEC §2): unions of kinds and flags, plus what the WAIT parts carry
-  // (their kinds, and whether one is unlabelled), so the pair keeps its demand.
+  // Separate self-loops. Parallel edges stay apart until program order is
+  // known (they do not change it: Kahn's in-degrees count them all).
   std::vector<Edge> self_loops;
-  std::vector<Edge> edges;
-  edges.reserve(input.edges.size());
-  {
-    std::unordered_map<std::uint64_t, std::uint32_t> index;
-    index.reserve(input.edges.size());
-    struct WaitParts { KindSet kinds; bool unlabelled = false; };
-    auto parts_of = [](const Edge& e) {
-      // What one edge (or an edge merged so far) contributes as WAIT parts.
-      if (!is_wait(e)) return WaitParts{};
-      return WaitParts{wait_kinds(e), has_unlabelled_wait_part(e)};
-    };
-    for (std::uint32_t i = 0; i < input.edges.size(); ++i) {
-      Edge& e = input.edges[i];
-      if (e.src >= n || e.dst >= n)
-        throw InputError(file, e.line, "edge names an unknown node (index " +
-                                           std::to_string(std::max(e.src, e.dst)) + ")");
-      e.input_index = i;
-      if (e.src == e.dst) { self_loops.push_back(std::move(e)); continue; }
-      std::uint64_t key = (std::uint64_t{e.src} << 32) | e.dst;
-      auto [it, fresh] = index.emplace(key, static_cast<std::uint32_t>(edges.size()));
-      if (fresh) { edges.push_back(std::move(e)); continue; }
-      Edge& have = edges[it->second];
-      WaitParts acc = parts_of(have);
-      const WaitParts add = parts_of(e);
-      acc.kinds |= add.kinds;
-      acc.unlabelled = acc.unlabelled || add.unlabelled;
-      have.kinds |= e.kinds;
-      have.flags |= e.flags;
-      if (is_wait(have)) {
-        have.retain_only_kinds = KindSet::from_bits(static_cast<std::uint8_t>(have.kinds.bits() & ~acc.kinds.bits()));
-        have.unlabelled_wait_part = acc.unlabelled && !acc.kinds.empty();
-      } else {
-        have.retain_only_kinds = KindSet();
-        have.unlabelled_wait_part = false;
-      }
-      merge_attrs(have.attrs, e.attrs);
-    }
+  std::vector<std::uint32_t> links; // indices of input.edges that are not self-loops
+  links.reserve(input.edges.size());
+  for (std::uint32_t i = 0; i < input.edges.size(); ++i) {
+    Edge& e = input.edges[i];
+    if (e.src >= n || e.dst >= n)
+      throw InputError(file, e.line, "edge names an unknown node (index " +
+                                         std::to_string(std::max(e.src, e.dst)) + ")");
+    e.input_index = i;
+    if (e.src == e.dst) self_loops.push_back(std::move(e));
+    else links.push_back(i);
   }
   if (!self_loops.empty() && warnings)
     warnings->push_back(file + ": warning: " + std::to_string(self_loops.size()) +
                         " self-loop(s) kept in the output and ignored for reachability (first: '" +
                         input.nodes[self_loops.front().src].name + "')");
 
-  // Stable Kahn: among ready nodes take the one first in input order.
-  std::vector<std::vector<std::uint32_t>> out_edges(n), in_edges(n);
-  std::vector<std::uint32_t> indegree(n, 0);
-  for (std::uint32_t i = 0; i < edges.size(); ++i) {
-    out_edges[edges[i].src].push_back(i);
-    in_edges[edges[i].dst].push_back(i);
-    ++indegree[edges[i].dst];
+  // Stable Kahn: among ready nodes take the one first in input order. The
+  // adjacency is two CSR arrays over `links`.
+  std::vector<std::uint32_t> out_begin(n + 1, 0), in_begin(n + 1, 0);
+  for (std::uint32_t i : links) {
+    ++out_begin[input.edges[i].src + 1];
+    ++in_begin[input.edges[i].dst + 1];
   }
+  for (NodeId v = 0; v < n; ++v) {
+    out_begin[v + 1] += out_begin[v];
+    in_begin[v + 1] += in_begin[v];
+  }
+  std::vector<std::uint32_t> out_list(links.size()), in_list(links.size());
+  {
+    std::vector<std::uint32_t> out_fill(out_begin.begin(), out_begin.end() - 1);
+    std::vector<std::uint32_t> in_fill(in_begin.begin(), in_begin.end() - 1);
+    for (std::uint32_t i : links) {
+      out_list[out_fill[input.edges[i].src]++] = i;
+      in_list[in_fill[input.edges[i].dst]++] = i;
+    }
+  }
+  std::vector<std::uint32_t> indegree(n);
+  for (NodeId v = 0; v < n; ++v) indegree[v] = in_begin[v + 1] - in_begin[v];
   std::priority_queue<NodeId, std::vector<NodeId>, std::greater<>> ready;
   for (NodeId v = 0; v < n; ++v)
     if (indegree[v] == 0) ready.push(v);
@@ -256,25 +241,69 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     ready.pop();
     order.push_back(v);
     done[v] = true;
-    for (std::uint32_t ei : out_edges[v])
-      if (--indegree[edges[ei].dst] == 0) ready.push(edges[ei].dst);
+    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
+      if (--indegree[input.edges[out_list[k]].dst] == 0) ready.push(input.edges[out_list[k]].dst);
   }
   if (order.size() != n) {
     NodeId start = 0;
     while (done[start]) ++start;
-    std::vector<NodeId> cycle = find_cycle(in_edges, edges, done, start);
+    const std::vector<NodeId> cycle = find_cycle(in_begin, in_list, input.edges, done, start);
     std::string text;
     for (NodeId v : cycle) text += "'" + input.nodes[v].name + "' -> ";
     text += "'" + input.nodes[cycle.front()].name + "'";
-    // Line of the edge closing the cycle (last -> first), if known.
+    // Line of the first edge closing the cycle (last -> first), if known.
     std::uint32_t line = 0;
-    for (std::uint32_t ei : in_edges[cycle.front()])
-      if (edges[ei].src == cycle.back()) line = edges[ei].line;
+    for (std::uint32_t k = in_begin[cycle.front()]; k < in_begin[cycle.front() + 1] && line == 0; ++k)
+      if (input.edges[in_list[k]].src == cycle.back()) line = input.edges[in_list[k]].line;
     throw InputError(file, line, "cycle: " + text);
   }
 
   std::vector<NodeId> rank(n);
   for (NodeId i = 0; i < n; ++i) rank[order[i]] = i;
+
+  // Merge parallel edges into one dependency per pair (SPEC §2): unions of
+  // kinds and flags, plus what the WAIT parts carry (their kinds, and whether
+  // one is unlabelled), so the pair keeps its demand. Sorting compact
+  // (pair in program order, input position) keys puts each pair's parts
+  // together in input order and the pairs in (src, dst) order; every Edge
+  // record is then moved once.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keys;
+  keys.reserve(links.size());
+  for (std::uint32_t i : links)
+    keys.emplace_back((std::uint64_t{rank[input.edges[i].src]} << 32) | rank[input.edges[i].dst], i);
+  std::sort(keys.begin(), keys.end());
+  struct WaitParts { KindSet kinds; bool unlabelled = false; };
+  auto parts_of = [](const Edge& e) {
+    // What one edge (or an edge merged so far) contributes as WAIT parts.
+    if (!is_wait(e)) return WaitParts{};
+    return WaitParts{wait_kinds(e), has_unlabelled_wait_part(e)};
+  };
+  std::vector<Edge> edges;
+  edges.reserve(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    Edge& e = input.edges[keys[k].second];
+    if (k == 0 || keys[k].first != keys[k - 1].first) {
+      e.src = rank[e.src];
+      e.dst = rank[e.dst];
+      edges.push_back(std::move(e));
+      continue;
+    }
+    Edge& have = edges.back();
+    WaitParts acc = parts_of(have);
+    const WaitParts add = parts_of(e);
+    acc.kinds |= add.kinds;
+    acc.unlabelled = acc.unlabelled || add.unlabelled;
+    have.kinds |= e.kinds;
+    have.flags |= e.flags;
+    if (is_wait(have)) {
+      have.retain_only_kinds = KindSet::from_bits(static_cast<std::uint8_t>(have.kinds.bits() & ~acc.kinds.bits()));
+      have.unlabelled_wait_part = acc.unlabelled && !acc.kinds.empty();
+    } else {
+      have.retain_only_kinds = KindSet();
+      have.unlabelled_wait_part = false;
+    }
+    merge_attrs(have.attrs, e.attrs);
+  }
 
   Graph g;
   static_cast<GraphHeader&>(g) = std::move(static_cast<GraphHeader&>(input));
@@ -290,10 +319,7 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   for (Node& node : g.nodes)
     if (node.engine != kNoEngine) node.engine_position = next_position[node.engine]++;
 
-  for (Edge& e : edges) { e.src = rank[e.src]; e.dst = rank[e.dst]; }
   for (Edge& e : self_loops) { e.src = rank[e.src]; e.dst = rank[e.dst]; }
-  std::sort(edges.begin(), edges.end(),
-            [](const Edge& a, const Edge& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
   g.edges = std::move(edges);
   g.self_loops = std::move(self_loops);
   return g;
