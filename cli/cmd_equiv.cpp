@@ -59,7 +59,15 @@ void add_equiv_command(CLI::App& app) {
                   "would consider it; implicit engine order always counts)");
   cmd->add_option("--impl", args->impl, "Implementation (reference: all pairs, every differing pair)")
       ->check(CLI::IsMember({"optimized", "reference"}));
-  cmd->add_option("--show", args->show, "Differences to print in full (the rest are counted)");
+  cmd->add_option("--show", args->show, "Differences to print in full (the rest are counted)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            // CLI11 would wrap "-5" into a huge unsigned (fresh-user trial).
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+              return std::string("expected a count >= 0, not '" + text + "'");
+            return std::string();
+          },
+          "UINT"));
   cmd->add_flag("--stats", args->stats, "Print the sizes and the comparison's time (reading excluded) on stderr");
   cmd->footer("Exit: 0 same relations, 1 they differ (pairs printed), 2 bad input (also: the node names differ).");
   cmd->callback([args] {

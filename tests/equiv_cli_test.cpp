@@ -157,3 +157,15 @@ TEST_F(Issue17Cli, CyclesErrorByDefaultCondenseOnRequest) {
 }
 
 } // namespace
+
+namespace {
+
+// Fresh-user trial: a negative --show was wrapped into a huge count.
+TEST_F(Issue17Cli, EquivShowRejectsANegativeCount) {
+  std::string a = write("a.dot", "digraph { a -> b; b -> c }");
+  std::string b = write("b.dot", "digraph { a -> b; c }");
+  EXPECT_EQ(run("equiv " + a + " " + b + " --show -5").code, 64);
+  EXPECT_EQ(run("equiv " + a + " " + b + " --show 0").code, 1);
+}
+
+} // namespace
