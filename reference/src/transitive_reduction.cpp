@@ -393,7 +393,8 @@ namespace {
 /// except `label`, whose distinct values are joined with '|'.
 void merge_part_attrs(AttrList& into, const AttrList& from) {
   for (const auto& [k, v] : from) {
-    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == k; });
+    const std::string& key = k; // clang 14 cannot capture a structured binding
+    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == key; });
     if (it == into.end()) {
       into.emplace_back(k, v);
       continue;
