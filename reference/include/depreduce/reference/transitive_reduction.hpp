@@ -66,7 +66,7 @@ Reduction reduce(const InputGraph& input, const ReduceOptions& options = {}, Red
 /// every other attribute's first value, distinct `label`s joined with '|'),
 /// sorted by (src, dst), self-loops aside; then the pairs \p r removes are
 /// dropped (or, demoted, keep RETAIN only). With an empty \p r it is the
-/// graph make_program_order(input) must give. What `depreduce reduce --impl
+/// merged Graph the production path must give. What `depreduce reduce --impl
 /// reference` writes. Cost: program_order() plus O(m log m).
 /// \throws InputError as program_order(); std::invalid_argument if \p r
 ///   names a pair the input does not have.
