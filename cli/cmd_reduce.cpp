@@ -60,11 +60,13 @@ std::string engine_name(const Graph& g, NodeId v) {
   return g.nodes[v].engine == kNoEngine ? "none" : std::to_string(g.nodes[v].engine);
 }
 
-void print_stats(const Graph& g, const Reduction& r, const ReduceStats& s, double seconds) {
+/// \p g: the graph before or after the reduction (its nodes); \p edges_in:
+/// its edges before.
+void print_stats(const Graph& g, std::size_t edges_in, const Reduction& r, const ReduceStats& s, double seconds) {
   std::size_t demoted = 0;
   for (const RemovedEdge& e : r.removed) demoted += e.demoted_to_retain;
   fmt::print(stderr, "nodes: {}\nedges in: {}\nedges out: {}\nremoved: {}\n", g.nodes.size(),
-             g.edges.size(), g.edges.size() - r.removed.size() + demoted, r.removed.size());
+             edges_in, edges_in - r.removed.size() + demoted, r.removed.size());
   std::map<std::string, std::size_t> by_kind, by_engines;
   for (const RemovedEdge& e : r.removed) {
     std::string kinds = e.kinds.empty() ? "unlabelled" : to_string(e.kinds);
@@ -290,16 +292,19 @@ void add_reduce_commands(CLI::App& app) {
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
-    const Graph& g = ir.graph;
     const Reduction& r = ir.reduction;
+    const std::size_t edges_in = ir.graph.edges.size();
+    formats::AtomicOutput out(args->out);
     if (args->json) {
-      formats::AtomicOutput out(args->out);
-      write_reduce_json(out, g, r, s, seconds, ir.cyclic_components);
-      out.commit();
+      write_reduce_json(out, ir.graph, r, s, seconds, ir.cyclic_components);
     } else {
-      formats::write_file_atomically(args->out, formats::write_dot(reduced ? *reduced : apply(g, r)));
+      // The reduced graph reuses the merged one (one graph in memory, not
+      // two), and the text goes out as it is written.
+      if (!reduced) reduced = apply(std::move(ir.graph), r);
+      formats::write_dot(*reduced, out);
     }
-    if (args->stats) print_stats(g, r, s, seconds);
+    out.commit();
+    if (args->stats) print_stats(args->json ? ir.graph : *reduced, edges_in, r, s, seconds);
     exit_code = kExitOk;
   });
 
@@ -324,11 +329,11 @@ void add_reduce_commands(CLI::App& app) {
       fmt::print(stderr, "depreduce: {}: warning: {} self-loop(s) left out of the edge list\n", g.file, g.self_loops.size());
     else
       for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
-    std::string text;
-    if (cargs->to == "dot") text = formats::write_dot(g);
-    else if (cargs->to == "json") text = formats::write_json_summary(g);
-    else text = formats::write_edge_list(g);
-    formats::write_file_atomically(cargs->out, text);
+    formats::AtomicOutput out(cargs->out);
+    if (cargs->to == "dot") formats::write_dot(g, out);
+    else if (cargs->to == "json") out.write(formats::write_json_summary(g));
+    else out.write(formats::write_edge_list(g));
+    out.commit();
     exit_code = kExitOk;
   });
 

@@ -227,10 +227,22 @@ void append_endpoint(std::string& out, std::string_view name, const std::string*
 
 } // namespace
 
-std::string write_dot(const Graph& g, const WriteOptions& options) {
-  std::string out;
+namespace {
+
+/// Hands the buffer to \p sink once it holds 1 MiB (nothing without a sink).
+void spill(std::string& out, AtomicOutput* sink) {
+  if (sink && out.size() >= (std::size_t{1} << 20)) {
+    sink->write(out);
+    out.clear();
+  }
+}
+
+/// The writer: into \p out, which goes to \p sink whenever it holds 1 MiB
+/// (and what is left at the end), or all of it into \p out without a sink.
+void write_dot_into(std::string& out, const Graph& g, const WriteOptions& options, AtomicOutput* sink) {
   // Roughly the size of the output, so the buffer grows once or twice.
-  out.reserve(64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size()));
+  if (sink) out.reserve((std::size_t{1} << 20) + 4096);
+  else out.reserve(64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size()));
   // A strict graph merges parallel edges as it reads them (the last value of
   // each attribute wins), so a pair written as parts must not be strict.
   const bool parts = std::any_of(g.edges.begin(), g.edges.end(),
@@ -285,6 +297,7 @@ std::string write_dot(const Graph& g, const WriteOptions& options) {
     if (!n.writes.empty()) w.add("writes", format_byte_ranges(n.writes));
     w.finish();
     out += ";\n";
+    spill(out, sink);
   }
 
   std::vector<const Edge*> edges;
@@ -314,13 +327,33 @@ std::string write_dot(const Graph& g, const WriteOptions& options) {
       w.finish();
       out += ";\n";
     }
+    spill(out, sink);
   }
 
   std::vector<std::uint32_t> rank(g.nodes.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
-  for (const Subgraph& s : g.subgraphs) write_subgraph(out, g, s, 1, rank);
+  for (const Subgraph& s : g.subgraphs) {
+    write_subgraph(out, g, s, 1, rank);
+    spill(out, sink);
+  }
   out += "}\n";
+  if (sink) {
+    sink->write(out);
+    out.clear();
+  }
+}
+
+} // namespace
+
+std::string write_dot(const Graph& g, const WriteOptions& options) {
+  std::string out;
+  write_dot_into(out, g, options, nullptr);
   return out;
+}
+
+void write_dot(const Graph& g, AtomicOutput& sink, const WriteOptions& options) {
+  std::string out;
+  write_dot_into(out, g, options, &sink);
 }
 
 std::string write_dot(const Graph& g) { return write_dot(g, WriteOptions{}); }

@@ -2,6 +2,7 @@
 #include "depreduce/formats/formats.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,6 +66,9 @@ std::string read_file(const std::string& path) {
   std::FILE* f = stdin_ ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw InputError(path, 0, "cannot open: " + errno_text(errno));
   std::string out;
+  struct stat st {};
+  if (!stdin_ && ::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    out.reserve(static_cast<std::size_t>(st.st_size)); // one allocation for a regular file
   char buf[65536];
   std::size_t got;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
@@ -85,9 +89,50 @@ InputGraph read_graph(const std::string& path, Format format) {
   return read_graph(path, format, std::function<void(std::size_t, std::size_t)>());
 }
 
+namespace {
+
+/// The text of an input file: a regular file is mapped (no copy, and its
+/// pages go back as soon as the reader is done), anything else (stdin, a
+/// pipe, an empty or special file) is read into a string.
+class InputText {
+public:
+  explicit InputText(const std::string& path) {
+    if (path != "-") {
+      const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      struct stat st {};
+      if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (p != MAP_FAILED) {
+          map_ = p;
+          size_ = static_cast<std::size_t>(st.st_size);
+          (void)::madvise(p, size_, MADV_SEQUENTIAL);
+        }
+      }
+      if (fd >= 0) ::close(fd);
+    }
+    if (!map_) copy_ = read_file(path); // and its errors
+  }
+  ~InputText() {
+    if (map_) ::munmap(map_, size_);
+  }
+  InputText(const InputText&) = delete;
+  InputText& operator=(const InputText&) = delete;
+  std::string_view text() const {
+    return map_ ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(copy_);
+  }
+
+private:
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+  std::string copy_;
+};
+
+} // namespace
+
 InputGraph read_graph(const std::string& path, Format format,
                       const std::function<void(std::size_t, std::size_t)>& progress) {
-  const std::string text = read_file(path);
+  const InputText input(path);
+  const std::string_view text = input.text();
   if (resolve_format(path, text, format) == Format::Dot) return read_dot(text, input_name(path), progress);
   InputGraph g = read_graph_text(text, path, format);
   if (progress) progress(text.size(), text.size());
@@ -185,8 +230,13 @@ AtomicOutput::~AtomicOutput() {
 }
 
 void AtomicOutput::write(std::string_view content) {
-  buffer_.append(content);
-  if (buffer_.size() >= (1u << 16)) flush();
+  if (buffer_.size() + content.size() < (1u << 16)) {
+    buffer_.append(content);
+    return;
+  }
+  // A large piece goes out as it is, after what is buffered (no second copy).
+  flush();
+  write_all(content.data(), content.size());
 }
 
 void AtomicOutput::fail(const std::string& problem) {
@@ -202,18 +252,20 @@ void AtomicOutput::fail(const std::string& problem) {
 }
 
 void AtomicOutput::flush() {
+  write_all(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
+void AtomicOutput::write_all(const char* p, std::size_t left) {
   if (mode_ == Mode::Done) throw std::logic_error("AtomicOutput: write after commit");
   if (mode_ == Mode::Stdout) {
-    if (std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) != buffer_.size()) {
+    if (std::fwrite(p, 1, left, stdout) != left) {
       const int err = errno;
       mode_ = Mode::Done;
       throw InputError("<stdout>", 0, "write error: " + errno_text(err));
     }
-    buffer_.clear();
     return;
   }
-  const char* p = buffer_.data();
-  std::size_t left = buffer_.size();
   while (left > 0) {
     ssize_t w = ::write(fd_, p, left);
     if (w < 0) {
@@ -223,7 +275,6 @@ void AtomicOutput::flush() {
     p += w;
     left -= static_cast<std::size_t>(w);
   }
-  buffer_.clear();
 }
 
 void AtomicOutput::commit() {

@@ -673,28 +673,40 @@ bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w) {
   return true;
 }
 
-std::vector<Edge> kept_edges(const Graph& g, const Reduction& r) {
+namespace {
+
+/// Checks that \p r names edges of \p g, in order; returns how many it demotes.
+std::size_t check_reduction(const Graph& g, const Reduction& r, const char* who) {
   std::size_t demoted = 0, next = 0; // r.removed is sorted by edge index
   for (const RemovedEdge& x : r.removed) {
     if (x.edge < next || x.edge >= g.edges.size() || g.edges[x.edge].src != x.src || g.edges[x.edge].dst != x.dst)
-      throw std::invalid_argument("kept_edges: the reduction names an edge the graph does not have (index " +
+      throw std::invalid_argument(std::string(who) + ": the reduction names an edge the graph does not have (index " +
                                   std::to_string(x.edge) + ")");
     demoted += x.demoted_to_retain;
     next = x.edge + 1;
   }
+  return demoted;
+}
+
+/// A demoted edge: no WAIT part is left, so the part fields are cleared (Edge's normal form).
+void demote(Edge& e) {
+  e.flags = FlagSet::retain();
+  e.retain_only_kinds = KindSet();
+  e.unlabelled_wait_part = false;
+}
+
+} // namespace
+
+std::vector<Edge> kept_edges(const Graph& g, const Reduction& r) {
+  const std::size_t demoted = check_reduction(g, r, "kept_edges");
+  std::size_t next = 0;
   std::vector<Edge> kept;
   kept.reserve(g.edges.size() - r.removed.size() + demoted);
   auto from = [&g](std::size_t i) { return g.edges.begin() + static_cast<std::ptrdiff_t>(i); };
   next = 0;
   for (const RemovedEdge& x : r.removed) {
     kept.insert(kept.end(), from(next), from(x.edge));
-    if (x.demoted_to_retain) {
-      // No WAIT part is left: the part fields are cleared (Edge's normal form).
-      Edge& e = kept.emplace_back(g.edges[x.edge]);
-      e.flags = FlagSet::retain();
-      e.retain_only_kinds = KindSet();
-      e.unlabelled_wait_part = false;
-    }
+    if (x.demoted_to_retain) demote(kept.emplace_back(g.edges[x.edge]));
     next = x.edge + 1;
   }
   kept.insert(kept.end(), from(next), g.edges.end());
@@ -709,6 +721,26 @@ Graph apply(const Graph& g, const Reduction& r) {
   out.edges = std::move(edges);
   out.self_loops = g.self_loops;
   return out;
+}
+
+Graph apply(Graph&& g, const Reduction& r) {
+  (void)check_reduction(g, r, "apply"); // throws before anything is moved
+  std::size_t write = 0, next = 0;
+  auto keep = [&](std::size_t i) {
+    if (write != i) g.edges[write] = std::move(g.edges[i]);
+    ++write;
+  };
+  for (const RemovedEdge& x : r.removed) {
+    for (std::size_t i = next; i < x.edge; ++i) keep(i);
+    if (x.demoted_to_retain) {
+      keep(x.edge);
+      demote(g.edges[write - 1]);
+    }
+    next = x.edge + 1;
+  }
+  for (std::size_t i = next; i < g.edges.size(); ++i) keep(i);
+  g.edges.erase(g.edges.begin() + static_cast<std::ptrdiff_t>(write), g.edges.end());
+  return std::move(g);
 }
 
 } // namespace depreduce

@@ -228,6 +228,10 @@ std::vector<Edge> kept_edges(const Graph& g, const Reduction& r);
 /// \p g with its edges replaced by kept_edges(g, r) (header, nodes,
 /// self-loops kept). Cost and errors as kept_edges().
 Graph apply(const Graph& g, const Reduction& r);
+/// apply() that reuses \p g: its kept edges are moved down in place, nothing
+/// is copied (a whole-process run holds one graph, not two). Errors as
+/// kept_edges(), thrown before \p g is touched. Cost: O(m).
+Graph apply(Graph&& g, const Reduction& r);
 
 } // namespace depreduce
 

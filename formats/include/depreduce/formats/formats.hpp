@@ -150,6 +150,13 @@ struct WriteOptions {
 std::string write_dot(const Graph& g, const WriteOptions& options);
 /// write_dot(g, WriteOptions{}).
 std::string write_dot(const Graph& g);
+class AtomicOutput;
+/// write_dot() straight into \p out, 1 MiB at a time, so the text is never
+/// held whole (a 10^6-instruction graph writes about 190 MB). The same bytes
+/// as write_dot(g, options). Nothing is committed: the caller calls
+/// out.commit(). Cost: as write_dot(); memory O(n + m) for the edge order,
+/// not O(output). \throws InputError from \p out (a write error).
+void write_dot(const Graph& g, AtomicOutput& out, const WriteOptions& options = WriteOptions{});
 
 /// One `src<TAB>dst` line per merged edge of \p g (self-loops not included),
 /// in the order of `g.edges`; names as they are (no quoting). One buffer.
@@ -192,6 +199,7 @@ private:
   int fd_ = -1;
   Mode mode_ = Mode::Done;
   void flush();
+  void write_all(const char* p, std::size_t n);
   [[noreturn]] void fail(const std::string& problem);
 };
 
