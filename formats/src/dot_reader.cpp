@@ -41,6 +41,7 @@
 /// made per token. Lines are physical lines, counted by the scanner.
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -78,15 +79,53 @@ std::uint64_t hash_bytes(const char* p, std::size_t n) noexcept {
     p += 8;
     n -= 8;
   }
+  // The last 0..7 bytes without a variable-length copy.
   std::uint64_t w = 0;
-  if (n) std::memcpy(&w, p, n);
+  if (n >= 4) {
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    w = (std::uint64_t{hi} << 32) | lo;
+  } else if (n) {
+    w = static_cast<std::uint64_t>(static_cast<unsigned char>(p[0])) |
+        static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8 |
+        static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16;
+  }
   h = (h ^ w) * 0x94d049bb133111ebull;
   h ^= h >> 31;
   return h;
 }
 
+/// True if the \p n bytes at \p a and \p b are equal; short texts (the usual
+/// node names) without a call.
+inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+  if (n >= 8 && n <= 16) {
+    std::uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4 && n < 8) {
+    std::uint32_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 4);
+    std::memcpy(&b0, b, 4);
+    std::memcpy(&a1, a + n - 4, 4);
+    std::memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n < 4) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  return std::memcmp(a, b, n) == 0;
+}
+
 /// Interned strings: ids are dense, 0 is "". Texts are views into the input
-/// or into an arena owned here.
+/// or into an arena owned here. append() adds a text without interning it
+/// (an attribute value that nothing looks up, FastDotReader::simple_stmt()).
 class Interner {
 public:
   struct Entry {
@@ -94,8 +133,8 @@ public:
     std::uint32_t len;
     std::uint32_t hash;
     std::int8_t html = -1;           ///< -1 not seen in the graph yet, 0 plain, 1 HTML.
+    bool tabled = true;              ///< In the table (interned); false: append()ed.
     std::uint32_t node = kNone;      ///< The node of that name.
-    std::uint32_t sym[3] = {kNone, kNone, kNone}; ///< Attribute of that name, per kind.
   };
 
   Interner() {
@@ -116,15 +155,36 @@ public:
       if (static_cast<std::uint32_t>(slot >> 32) != h32) continue; // the tag saves a look at the entry
       const std::uint32_t id = static_cast<std::uint32_t>(slot);
       const Entry& e = entries_[id];
-      if (e.len == s.size() && std::memcmp(e.p, s.data(), s.size()) == 0) return id;
+      if (e.len == s.size() && same_bytes(e.p, s.data(), s.size())) return id;
     }
     if (s.size() > 0xFFFFFFF0u) throw std::length_error("string too long");
     const char* p = copy ? store(s) : s.data();
     const std::uint32_t id = static_cast<std::uint32_t>(entries_.size());
     entries_.push_back(Entry{p, static_cast<std::uint32_t>(s.size()), h32});
-    if (entries_.size() * 2 > table_.size()) grow();
+    if (++tabled_ * 2 > table_.size()) grow();
     else place(id, h);
     return id;
+  }
+
+  /// A new id for \p s (a view that outlives the reader), plain text, not
+  /// in the table: intern() never returns it. "" is 0. Cost: O(1).
+  std::uint32_t append(std::string_view s) {
+    if (s.empty()) return 0;
+    if (s.size() > 0xFFFFFFF0u) throw std::length_error("string too long");
+    const std::uint32_t id = static_cast<std::uint32_t>(entries_.size());
+    entries_.push_back(Entry{s.data(), static_cast<std::uint32_t>(s.size()), 0});
+    entries_.back().html = 0;
+    entries_.back().tabled = false;
+    return id;
+  }
+
+  /// True if \p a and \p b are the same text with the same HTML-ness
+  /// (the same id, for interned texts).
+  bool same(std::uint32_t a, std::uint32_t b) const {
+    if (a == b) return true;
+    const Entry& x = entries_[a];
+    const Entry& y = entries_[b];
+    return x.len == y.len && x.html == y.html && same_bytes(x.p, y.p, x.len);
   }
 
   std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
@@ -142,7 +202,7 @@ private:
   void grow() {
     table_.assign(table_.size() * 2, kFree);
     for (std::uint32_t id = 0; id < entries_.size(); ++id)
-      place(id, hash_bytes(entries_[id].p, entries_[id].len));
+      if (entries_[id].tabled) place(id, hash_bytes(entries_[id].p, entries_[id].len));
   }
   const char* store(std::string_view s) {
     if (s.size() > kChunk / 4) {
@@ -166,6 +226,7 @@ private:
   std::vector<std::uint64_t> table_; ///< (hash tag << 32) | id, or kFree.
   std::vector<std::unique_ptr<char[]>> chunks_, big_;
   std::size_t used_ = 0;
+  std::size_t tabled_ = 0;
 };
 
 /// Open-addressing map from 64-bit keys to 32-bit values (no erase).
@@ -236,8 +297,8 @@ struct Token {
   std::uint32_t open_line = 0;  ///< Eof inside a string or comment: the line where it opened.
 };
 
-bool is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
+constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 bool keyword_is(std::string_view w, const char* kw) {
   std::size_t n = std::strlen(kw);
@@ -342,6 +403,11 @@ public:
   InputGraph run() {
     // Parse 1: the graph. Parse 2: whatever follows it must be empty.
     bool have = false;
+    no_html_ = std::memchr(t_.data(), '<', t_.size()) == nullptr;
+    // Room for what a generated graph of this size holds, so the big arrays
+    // are not copied while they grow (about 24 bytes of text per edge).
+    edges_.reserve(n_ / 32);
+    nodes_.reserve(n_ / 128);
     try {
       have = parse_graph();
     } catch (ParseError& e) {
@@ -751,6 +817,11 @@ private:
     const std::uint32_t d0 = sd_;
     bool first = true;
     for (;;) {
+      if (!have_ && simple_stmt()) {
+        if (!first) pop(1); // stmtlist: stmtlist stmt
+        first = false;
+        continue;
+      }
       if (peek_char('}')) {
         if (first) push(); // optstmtlist: empty
         take();
@@ -833,6 +904,231 @@ private:
     push();
     pop(1);
   }
+
+  // ------------------------------------------------------------ the common statement, in one pass
+  //
+  // Almost every statement of a generated graph is `ID (-> ID)* [attr list]* ;?`
+  // with plain IDs. simple_stmt() reads such a statement straight from the
+  // bytes, with no Token per piece and no parser-stack bookkeeping, and then
+  // performs exactly the actions parse_stmt() would, in the same order and
+  // with the same lines. Anything else (ports, node lists, subgraphs, `=`,
+  // `+`, HTML strings, escapes or newlines in strings, comments, keywords,
+  // numbers the scanner would split, `--`, the end of the input) makes it
+  // return false having changed nothing, and parse_stmt() reads the
+  // statement the general way. The readers' differential fuzzer and
+  // tests/dot_reader_test.cpp hold both paths to cgraph.
+
+  /// One ID of a simple statement: interned text (a view into the input) and its line.
+  struct SimpleId { // no initialisers: simple_stmt() keeps arrays of them on the stack
+    std::size_t b, e; ///< The text (inside the quotes).
+    std::uint32_t line;
+  };
+  static constexpr std::uint32_t kSimpleMaxHops = 64;
+  static constexpr std::uint32_t kSimpleMaxAttrs = 64;
+
+  /// Byte classes of simple_stmt(): bit 0 white space (' ', '\t', '\r',
+  /// '\n'), bit 1 ends the inside of a plain quoted string ('"', '\\',
+  /// '\n'), bit 2 continues an identifier (letters, '_', bytes >= 0x80,
+  /// digits).
+  static constexpr std::array<std::uint8_t, 256> kSimpleClass = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned char c : {' ', '\t', '\r', '\n'}) t[c] |= 1;
+    for (unsigned char c : {'"', '\\', '\n'}) t[c] |= 2;
+    for (int c = 0; c < 256; ++c)
+      if (is_letter(static_cast<unsigned char>(c)) || is_digit(static_cast<unsigned char>(c))) t[c] |= 4;
+    return t;
+  }();
+  std::uint8_t byte_class(std::size_t i) const { return kSimpleClass[static_cast<unsigned char>(t_[i])]; }
+
+  /// Skips ' ', '\t', '\r' and '\n' from \p i (counting lines into \p line).
+  std::size_t simple_space(std::size_t i, std::uint32_t& line) const {
+    while (i < n_ && (byte_class(i) & 1)) {
+      line += t_[i] == '\n';
+      ++i;
+    }
+    return i;
+  }
+
+  /// Reads a plain ID at \p i: a quoted string without backslash or newline,
+  /// an identifier that is not a keyword, or digits the scanner keeps whole.
+  /// Returns the position after it, or 0 (not simple).
+  std::size_t simple_id(std::size_t i, std::uint32_t line, SimpleId& out) const {
+    if (i >= n_) return 0;
+    const unsigned char c = static_cast<unsigned char>(t_[i]);
+    if (c == '"') {
+      std::size_t j = i + 1;
+      while (j < n_ && !(byte_class(j) & 2)) ++j;
+      if (j >= n_ || t_[j] != '"') return 0;
+      out = SimpleId{i + 1, j, line};
+      return j + 1;
+    }
+    if (is_letter(c)) {
+      std::size_t j = i + 1;
+      while (j < n_ && (byte_class(j) & 4)) ++j;
+      std::string_view w(t_.data() + i, j - i);
+      if (w.size() <= 8 && (keyword_is(w, "node") || keyword_is(w, "edge") || keyword_is(w, "graph") ||
+                            keyword_is(w, "digraph") || keyword_is(w, "strict") || keyword_is(w, "subgraph")))
+        return 0;
+      if (w.size() >= 3 && w.substr(0, 3) == "\xEF\xBB\xBF") return 0; // the scanner may skip a byte-order mark
+      out = SimpleId{i, j, line};
+      return j;
+    }
+    if (is_digit(c)) {
+      std::size_t j = i + 1;
+      while (j < n_ && is_digit(static_cast<unsigned char>(t_[j]))) ++j;
+      if (j < n_ && (t_[j] == '.' || is_letter(static_cast<unsigned char>(t_[j])))) return 0;
+      out = SimpleId{i, j, line};
+      return j;
+    }
+    return 0;
+  }
+
+  /// True if \p c, after an ID, could continue the statement in a way
+  /// simple_stmt() does not read (or hides what follows: a comment).
+  static bool continues_unsimply(char c) {
+    return c == '-' || c == ':' || c == ',' || c == '=' || c == '+' || c == '/' || c == '#' || c == '.' ||
+           c == '[' || c == '@';
+  }
+
+  /// See above. Called between statements with no token peeked; returns
+  /// true if it read a whole statement (the stmt state left on the stack, as
+  /// parse_stmt() leaves it), false having changed nothing.
+  bool simple_stmt() {
+    if (graph_type_ != Tok::Digraph) return false;
+    SimpleId ids[kSimpleMaxHops + 1];
+    SimpleId attrs[2 * kSimpleMaxAttrs];
+    std::uint32_t hops = 0, nattrs = 0;
+    std::uint32_t line = line_;
+    std::size_t i = simple_space(pos_, line);
+    i = simple_id(i, line, ids[0]);
+    if (!i) return false;
+    i = simple_space(i, line);
+    // Edge operators and their targets.
+    while (i + 1 < n_ && t_[i] == '-' && t_[i + 1] == '>') {
+      if (hops == kSimpleMaxHops) return false;
+      i = simple_space(i + 2, line);
+      i = simple_id(i, line, ids[++hops]);
+      if (!i) return false;
+      i = simple_space(i, line);
+    }
+    // Attribute lists.
+    std::uint32_t close_line = 0;
+    while (i < n_ && t_[i] == '[') {
+      i = simple_space(i + 1, line);
+      while (i < n_ && t_[i] != ']') {
+        if (nattrs == kSimpleMaxAttrs) return false;
+        SimpleId& k = attrs[2 * nattrs];
+        SimpleId& v = attrs[2 * nattrs + 1];
+        i = simple_id(i, line, k);
+        if (!i) return false;
+        i = simple_space(i, line);
+        if (i >= n_ || t_[i] != '=') return false;
+        i = simple_space(i + 1, line);
+        i = simple_id(i, line, v);
+        if (!i) return false;
+        i = simple_space(i, line);
+        if (i < n_ && (t_[i] == ',' || t_[i] == ';')) i = simple_space(i + 1, line);
+        ++nattrs;
+      }
+      if (i >= n_) return false;
+      close_line = line;
+      i = simple_space(i + 1, line);
+    }
+    // The end: an optional ';', and nothing that would continue the statement.
+    std::size_t end = i;
+    std::uint32_t end_line = line, semi_line = 0;
+    if (i < n_ && t_[i] == ';') {
+      semi_line = line;
+      end = i + 1;
+      i = simple_space(i + 1, line);
+    } else if (i >= n_ || continues_unsimply(t_[i])) {
+      return false;
+    }
+    if (i >= n_) return false;
+    if (sd_ + 8 * hops + 16 >= kMaxParserStack) return false; // the general path reports exhaustion
+    // What parse_stmt() does with such a statement, in its order: the nodes
+    // (created on their own lines), then the attributes, then the edges or
+    // the node's assignments, on the line of the statement's last token
+    // before the ';'.
+    const std::uint32_t stmt_sd = sd_;
+    Level& L = top();
+    last_line_ = ids[0].line;
+    std::uint32_t node[kSimpleMaxHops + 1];
+    // Edge lists often repeat the source of the statement before.
+    const std::string_view first_name = view(ids[0]);
+    std::uint32_t first_id;
+    if (first_name.size() == prev_first_.size() && same_bytes(first_name.data(), prev_first_.data(), first_name.size()))
+      first_id = prev_first_id_;
+    else
+      first_id = intern_plain(first_name, false);
+    prev_first_ = first_name;
+    prev_first_id_ = first_id;
+    node[0] = simple_node(first_id);
+    for (std::uint32_t h = 1; h <= hops; ++h) {
+      last_line_ = ids[h].line;
+      node[h] = simple_node(intern_plain(view(ids[h]), false));
+    }
+    // Values are looked up by nothing but `key`, and with no HTML string in
+    // the input none can share its text with one: those are appended, not
+    // interned (most are distinct: byte ranges, labels).
+    for (std::uint32_t k = 0; k < nattrs; ++k) {
+      const std::uint32_t name = intern_plain(view(attrs[2 * k]), false);
+      const std::string_view value = view(attrs[2 * k + 1]);
+      L.attrs.emplace_back(name, no_html_ && name != key_ ? strs_.append(value) : intern_plain(value, false));
+    }
+    if (close_line) last_line_ = close_line;
+    if (hops) {
+      // end_edge() for node lists of one node each.
+      bind_attrs(kEdge);
+      std::uint32_t key = kNone;
+      for (const auto& [k, v] : L.attrs)
+        if (k == key_) key = v;
+      if (key != kNone || strict_) {
+        for (std::uint32_t h = 0; h < hops; ++h) new_edge(node[h], kNone, node[h + 1], kNone, key);
+      } else {
+        // new_edge() without key or strictness: every edge is new, with the
+        // same creation defaults and the same assignments.
+        const std::uint32_t snap = snapshot(kEdge, L.g);
+        std::pair<std::uint32_t, std::uint32_t> sets[kSimpleMaxAttrs];
+        std::uint32_t nsets = 0;
+        for (const auto& [k, v] : L.attrs)
+          if (const std::uint32_t sym = find_sym(kEdge, k); sym != kNone) sets[nsets++] = {sym, v};
+        for (std::uint32_t h = 0; h < hops; ++h) {
+          const std::uint32_t e = static_cast<std::uint32_t>(edges_.size());
+          edges_.push_back(EdgeRec{node[h], node[h + 1], last_line_, snap, kNone});
+          for (std::uint32_t k = 0; k < nsets; ++k) edge_sets_.push_back(SetRec{e, sets[k].first, sets[k].second, last_line_});
+        }
+      }
+    } else {
+      // end_node() for one node.
+      bind_attrs(kNode);
+      for (const auto& [k, v] : L.attrs) node_sets_.push_back(SetRec{node[0], find_sym(kNode, k), v, last_line_});
+    }
+    L.clear();
+    if (semi_line) last_line_ = semi_line;
+    // The scanner's state after the last byte read, as if that token was taken.
+    pos_ = end;
+    line_ = end_line;
+    last_sig_line_ = end_line;
+    sd_ = stmt_sd + 1;
+    if (progress_ && pos_ >= next_report_) {
+      (*progress_)(pos_, n_);
+      next_report_ = pos_ + kReportEvery;
+    }
+    return true;
+  }
+  /// append_node() without the node list: the node of \p name (created if new).
+  std::uint32_t simple_node(std::uint32_t name) {
+    std::uint32_t node = strs_[name].node;
+    if (node == kNone) {
+      node = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(NodeRec{name, last_line_, snapshot(kNode, top().g)});
+      strs_[name].node = node;
+    }
+    add_member(top().g, node);
+    return node;
+  }
+  std::string_view view(const SimpleId& id) const { return std::string_view(t_.data() + id.b, id.e - id.b); }
 
   /// After `simple` (one state): rcompound, optattr, then the compound's action.
   void compound_rest() {
@@ -1050,13 +1346,16 @@ private:
   }
 
   // Attribute symbols.
-  std::uint32_t find_sym(int kind, std::uint32_t name) const { return strs_[name].sym[kind]; }
+  std::uint32_t find_sym(int kind, std::uint32_t name) const {
+    return name < sym_of_[kind].size() ? sym_of_[kind][name] : kNone;
+  }
   std::uint32_t declare(int kind, std::uint32_t name) {
-    std::uint32_t s = strs_[name].sym[kind];
+    std::uint32_t s = find_sym(kind, name);
     if (s != kNone) return s;
     s = static_cast<std::uint32_t>(syms_[kind].size());
     syms_[kind].push_back(Sym{name, 0, model_code(kind, strs_.view(name))});
-    strs_[name].sym[kind] = s;
+    if (sym_of_[kind].size() <= name) sym_of_[kind].resize(name + 1, kNone);
+    sym_of_[kind][name] = s;
     if (strs_[name].html < 0) strs_[name].html = 0; // cgraph interns the name: plain
     return s;
   }
@@ -1292,10 +1591,20 @@ private:
 
   [[noreturn]] void fail(std::uint32_t line, std::string problem) const { throw InputError(file_, line, std::move(problem)); }
 
-  void node_model_attr(Node& node, std::uint8_t code, const std::string& key, const std::string& v, std::uint32_t line) {
+  /// The text of value \p v without a copy (HTML values: "<text>", built in \p html).
+  std::string_view value_view(std::uint32_t v, std::string& html) const {
+    if (strs_[v].html == 1 && !strs_.view(v).empty()) {
+      html = value_text(v);
+      return html;
+    }
+    return strs_.view(v);
+  }
+
+  /// \p k: the attribute's symbol (its name is only needed for a message).
+  void node_model_attr(Node& node, std::uint8_t code, std::uint32_t k, std::string_view v, std::uint32_t line) {
     std::string_view t = detail::trim(v);
     auto bad = [&](const std::string& expected) {
-      fail(line, "node " + show(node.name) + ": " + key + "=" + show(v) + ": expected " + expected);
+      fail(line, "node " + show(node.name) + ": " + sym_name(kNode, k) + "=" + show(v) + ": expected " + expected);
     };
     if (code == 1) {
       if (detail::lower(t) == "none") { node.engine = kNoEngine; return; }
@@ -1317,21 +1626,33 @@ private:
       try {
         ranges = parse_byte_ranges(v, file_, line);
       } catch (const InputError& e) {
-        fail(line, "node " + show(node.name) + ": " + key + "=" + show(v) + ": " + e.problem());
+        fail(line, "node " + show(node.name) + ": " + sym_name(kNode, k) + "=" + show(v) + ": " + e.problem());
       }
       (code == 4 ? node.reads : node.writes) = std::move(ranges);
     }
   }
 
-  /// Groups \p sets by object (stable: later assignments last).
-  static void group(const std::vector<SetRec>& sets, std::size_t objects, std::vector<std::uint32_t>& start,
+  /// Groups \p sets by object (stable: later assignments last), into \p out
+  /// (\p sets is moved there when it is grouped already, the usual case:
+  /// each object's attributes come with its statement, in object order).
+  static void group(std::vector<SetRec>& sets, std::size_t objects, std::vector<std::uint32_t>& start,
                     std::vector<SetRec>& out) {
     start.assign(objects + 1, 0);
-    for (const SetRec& r : sets) ++start[r.obj + 1];
+    bool sorted = true;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      ++start[sets[i].obj + 1];
+      if (i && sets[i].obj < sets[i - 1].obj) sorted = false;
+    }
     for (std::size_t i = 0; i < objects; ++i) start[i + 1] += start[i];
-    out.resize(sets.size());
-    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (const SetRec& r : sets) out[fill[r.obj]++] = r;
+    if (sorted) {
+      out = std::move(sets);
+    } else {
+      out.resize(sets.size());
+      std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+      for (const SetRec& r : sets) out[fill[r.obj]++] = r;
+    }
+    sets.clear();
+    sets.shrink_to_fit();
   }
 
   /// Resolves the attributes of one object: its creation defaults, then its
@@ -1401,9 +1722,8 @@ private:
     std::vector<SetRec> grouped;
     // Nodes.
     group(node_sets_, nodes_.size(), start, grouped);
-    node_sets_.clear();
-    node_sets_.shrink_to_fit();
     prepare_kind(kNode);
+    std::string html; // value_view()'s scratch
     out.nodes.resize(nodes_.size());
     for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
       Node& node = out.nodes[i];
@@ -1414,17 +1734,16 @@ private:
               [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
                 const Sym& sym = syms_[kNode][s];
                 if (sym.model) {
-                  if (v != 0) node_model_attr(node, sym.model, sym_name(kNode, s), value_text(v), line ? line : node.line);
+                  if (v != 0) node_model_attr(node, sym.model, s, value_view(v, html), line ? line : node.line);
                   return;
                 }
-                if (v == sym.root_def) return;
+                if (strs_.same(v, sym.root_def)) return;
                 node.attrs.emplace_back(sym_name(kNode, s), value_text(v));
               });
     }
     // Edges.
+    grouped = {};
     group(edge_sets_, edges_.size(), start, grouped);
-    edge_sets_.clear();
-    edge_sets_.shrink_to_fit();
     prepare_kind(kEdge);
     out.edges.resize(edges_.size());
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
@@ -1441,7 +1760,7 @@ private:
                 if (sym.model == 3) return;
                 if (sym.model) {
                   if (v == 0) return;
-                  std::string text = value_text(v);
+                  const std::string_view text = value_view(v, html);
                   const std::uint32_t at = line ? line : edge.line;
                   if (sym.model == 1) {
                     auto k = parse_kinds(text);
@@ -1457,7 +1776,7 @@ private:
                   }
                   return;
                 }
-                if (v == sym.root_def) return;
+                if (strs_.same(v, sym.root_def)) return;
                 edge.attrs.emplace_back(sym_name(kEdge, s), value_text(v));
               });
       if (r.key != kNone && !strs_.view(r.key).empty()) set_attr(edge.attrs, "key", std::string(strs_.view(r.key)));
@@ -1545,6 +1864,7 @@ private:
   std::vector<Level> levels_;
   std::uint32_t depth_ = 0;
   std::vector<Sym> syms_[3];
+  std::vector<std::uint32_t> sym_of_[3]; ///< Interned name -> its attribute symbol per kind, or kNone.
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> snaps_[3];
   std::uint64_t version_[3] = {1, 1, 1};
   std::vector<NodeRec> nodes_;
@@ -1553,6 +1873,11 @@ private:
   FlatMap64 membership_, pair_edge_, sub_by_name_;
   std::unordered_map<KeyedEdge, std::uint32_t, KeyedHash> keyed_;
   std::uint32_t tailport_ = strs_.intern("tailport", false);
+  std::uint32_t key_ = strs_.intern("key", false);
+  /// No '<' anywhere in the input, so no HTML string (simple_stmt()).
+  bool no_html_ = false; // set by run()
+  std::string_view prev_first_;       ///< The first ID of the last simple statement,
+  std::uint32_t prev_first_id_ = 0;   ///< and its id.
   std::uint32_t headport_ = strs_.intern("headport", false);
   std::vector<std::uint32_t> tmp_heads_;
   // Conversion scratch.
