@@ -175,13 +175,20 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     throw InputError(file, 0, "engine count " + std::to_string(input.num_engines) + " exceeds " +
                                   std::to_string(kMaxEngines));
   {
-    std::unordered_map<std::string_view, NodeId> names;
-    names.reserve(n);
+    // Duplicate names: an open-addressing table of node indices (no
+    // allocation per name).
+    std::size_t slots = 16;
+    while (slots < 2 * std::size_t{n}) slots *= 2;
+    constexpr NodeId kEmpty = ~NodeId{0};
+    std::vector<NodeId> table(slots, kEmpty);
+    const std::hash<std::string_view> hash;
     for (NodeId i = 0; i < n; ++i) {
       Node& node = input.nodes[i];
       node.input_index = i;
-      if (!names.emplace(node.name, i).second)
-        throw InputError(file, node.line, "duplicate node name '" + node.name + "'");
+      std::size_t at = hash(node.name) & (slots - 1);
+      while (table[at] != kEmpty && input.nodes[table[at]].name != node.name) at = (at + 1) & (slots - 1);
+      if (table[at] != kEmpty) throw InputError(file, node.line, "duplicate node name '" + node.name + "'");
+      table[at] = i;
       if (node.engine != kNoEngine && node.engine >= input.num_engines)
         throw InputError(file, node.line,
                          "node '" + node.name + "': engine " + std::to_string(node.engine) +
@@ -304,6 +311,12 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     }
     merge_attrs(have.attrs, e.attrs);
   }
+  // Every edge record has moved: the input's arrays go before the nodes move.
+  std::vector<Edge>().swap(input.edges);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>>().swap(keys);
+  std::vector<std::uint32_t>().swap(links);
+  std::vector<std::uint32_t>().swap(out_list);
+  std::vector<std::uint32_t>().swap(in_list);
 
   Graph g;
   static_cast<GraphHeader&>(g) = std::move(static_cast<GraphHeader&>(input));
@@ -313,8 +326,17 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   };
   for (Subgraph& s : g.subgraphs) renumber(s);
 
-  g.nodes.resize(n);
-  for (NodeId i = 0; i < n; ++i) g.nodes[rank[i]] = std::move(input.nodes[i]);
+  // Nodes into program order in place (node i goes to rank[i]), one cycle
+  // of the permutation at a time: no second node array.
+  {
+    std::vector<NodeId> to = rank;
+    for (NodeId i = 0; i < n; ++i)
+      while (to[i] != i) {
+        std::swap(input.nodes[i], input.nodes[to[i]]);
+        std::swap(to[i], to[to[i]]);
+      }
+  }
+  g.nodes = std::move(input.nodes);
   std::vector<std::uint32_t> next_position(g.num_engines, 0);
   for (Node& node : g.nodes)
     if (node.engine != kNoEngine) node.engine_position = next_position[node.engine]++;
