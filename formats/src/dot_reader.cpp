@@ -166,13 +166,13 @@ public:
     return id;
   }
 
-  /// A new id for \p s (a view that outlives the reader), plain text, not
-  /// in the table: intern() never returns it. "" is 0. Cost: O(1).
-  std::uint32_t append(std::string_view s) {
+  /// A new id for \p s (\p copy when \p s does not outlive the reader),
+  /// plain text, not in the table: intern() never returns it. "" is 0.
+  std::uint32_t append(std::string_view s, bool copy) {
     if (s.empty()) return 0;
     if (s.size() > 0xFFFFFFF0u) throw std::length_error("string too long");
     const std::uint32_t id = static_cast<std::uint32_t>(entries_.size());
-    entries_.push_back(Entry{s.data(), static_cast<std::uint32_t>(s.size()), 0});
+    entries_.push_back(Entry{copy ? store(s) : s.data(), static_cast<std::uint32_t>(s.size()), 0});
     entries_.back().html = 0;
     entries_.back().tabled = false;
     return id;
@@ -187,6 +187,7 @@ public:
     return x.len == y.len && x.html == y.html && same_bytes(x.p, y.p, x.len);
   }
 
+  void reserve(std::size_t n) { entries_.reserve(n); }
   std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
   Entry& operator[](std::uint32_t id) { return entries_[id]; }
   const Entry& operator[](std::uint32_t id) const { return entries_[id]; }
@@ -408,6 +409,7 @@ public:
     // are not copied while they grow (about 24 bytes of text per edge).
     edges_.reserve(n_ / 32);
     nodes_.reserve(n_ / 128);
+    strs_.reserve(n_ / 64);
     try {
       have = parse_graph();
     } catch (ParseError& e) {
@@ -682,10 +684,7 @@ private:
   }
   const Token& take() {
     peek();
-    if (progress_ && pos_ >= next_report_) {
-      (*progress_)(pos_, n_);
-      next_report_ = pos_ + kReportEvery;
-    }
+    if (pos_ >= next_report_) report();
     have_ = false;
     last_line_ = cur_.last_line;
     return cur_;
@@ -1060,21 +1059,23 @@ private:
     if (first_name.size() == prev_first_.size() && same_bytes(first_name.data(), prev_first_.data(), first_name.size()))
       first_id = prev_first_id_;
     else
-      first_id = intern_plain(first_name, false);
+      first_id = intern_plain(first_name, copy_);
     prev_first_ = first_name;
     prev_first_id_ = first_id;
     node[0] = simple_node(first_id);
     for (std::uint32_t h = 1; h <= hops; ++h) {
       last_line_ = ids[h].line;
-      node[h] = simple_node(intern_plain(view(ids[h]), false));
+      node[h] = simple_node(intern_plain(view(ids[h]), copy_));
     }
     // Values are looked up by nothing but `key`, and with no HTML string in
-    // the input none can share its text with one: those are appended, not
-    // interned (most are distinct: byte ranges, labels).
+    // the input none can share its text with one: long ones (byte ranges,
+    // labels: mostly distinct) are appended, not interned; short ones
+    // ("flow", "3") are interned, one entry for all their uses.
     for (std::uint32_t k = 0; k < nattrs; ++k) {
-      const std::uint32_t name = intern_plain(view(attrs[2 * k]), false);
+      const std::uint32_t name = intern_plain(view(attrs[2 * k]), copy_);
       const std::string_view value = view(attrs[2 * k + 1]);
-      L.attrs.emplace_back(name, no_html_ && name != key_ ? strs_.append(value) : intern_plain(value, false));
+      L.attrs.emplace_back(name, no_html_ && name != key_ && value.size() > 16 ? strs_.append(value, copy_)
+                                                                               : intern_plain(value, copy_));
     }
     if (close_line) last_line_ = close_line;
     if (hops) {
@@ -1111,10 +1112,7 @@ private:
     line_ = end_line;
     last_sig_line_ = end_line;
     sd_ = stmt_sd + 1;
-    if (progress_ && pos_ >= next_report_) {
-      (*progress_)(pos_, n_);
-      next_report_ = pos_ + kReportEvery;
-    }
+    if (pos_ >= next_report_) report();
     return true;
   }
   /// append_node() without the node list: the node of \p name (created if new).
@@ -1830,8 +1828,19 @@ private:
 public:
   /// Called with (bytes read, total) about every 4 MiB and once at the end.
   const std::function<void(std::size_t, std::size_t)>* progress_ = nullptr;
+  /// Called with the bytes before which the reader needs no text (1 MiB
+  /// behind the cursor, every 4 MiB): a mapped input's pages can go back.
+  /// Strings of simple statements are then copied (copy_), so the rest of
+  /// the read does not bring those pages back.
+  const std::function<void(std::size_t)>* release_ = nullptr;
+  bool copy_ = false;
 
 private:
+  void report() {
+    if (progress_) (*progress_)(pos_, n_);
+    if (release_ && pos_ > (std::size_t{1} << 20)) (*release_)(pos_ - (std::size_t{1} << 20));
+    next_report_ = pos_ + kReportEvery;
+  }
   static constexpr std::size_t kReportEvery = std::size_t{4} << 20;
   std::size_t next_report_ = kReportEvery;
   // Input and scanner.
@@ -1893,13 +1902,27 @@ InputGraph read_dot(std::string_view text, const std::string& file) {
 
 InputGraph read_dot(std::string_view text, const std::string& file,
                     const std::function<void(std::size_t, std::size_t)>& progress) {
+  return detail::read_dot_releasing(text, file, progress, {});
+}
+
+namespace detail {
+
+InputGraph read_dot_releasing(std::string_view text, const std::string& file,
+                              const std::function<void(std::size_t, std::size_t)>& progress,
+                              const std::function<void(std::size_t)>& release) {
   if (std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw InputError(file, detail::LineMap(text).line_of(nul), "NUL byte in DOT text");
   FastDotReader reader(text, file);
   if (progress) reader.progress_ = &progress;
+  if (release) {
+    reader.release_ = &release;
+    reader.copy_ = true;
+  }
   InputGraph g = reader.run();
   if (progress) progress(text.size(), text.size());
   return g;
 }
+
+} // namespace detail
 
 } // namespace depreduce::formats

@@ -13,6 +13,7 @@
 /// this one replaced (tests/dot_writer_test.cpp).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <numeric>
 #include <string>
@@ -225,6 +226,68 @@ void append_endpoint(std::string& out, std::string_view name, const std::string*
   }
 }
 
+/// to_string() of every KindSet (4 bits) and FlagSet (2 bits), computed once.
+const std::string& kinds_text(KindSet k) {
+  static const std::array<std::string, 16> table = [] {
+    std::array<std::string, 16> t;
+    for (unsigned b = 0; b < 16; ++b) t[b] = to_string(KindSet::from_bits(static_cast<std::uint8_t>(b)));
+    return t;
+  }();
+  return table[k.bits() & 15u];
+}
+const std::string& flags_text(FlagSet f) {
+  static const std::array<std::string, 4> table = [] {
+    std::array<std::string, 4> t;
+    for (unsigned b = 0; b < 4; ++b) t[b] = to_string(FlagSet::from_bits(static_cast<std::uint8_t>(b)));
+    return t;
+  }();
+  return table[f.bits() & 3u];
+}
+
+/// format_byte_ranges() into \p out (cleared first), with std::to_chars.
+void byte_ranges_text(std::string& out, const std::vector<ByteRange>& ranges) {
+  out.clear();
+  for (const ByteRange& r : ranges) {
+    if (!out.empty()) out += ',';
+    out += r.space;
+    out += ":[";
+    append_number(out, r.lo);
+    out += ',';
+    append_number(out, r.hi);
+    out += ')';
+  }
+}
+
+/// The edges to write, in input order: placed by `input_index` when those
+/// are distinct and dense (every graph a reader made), else a stable sort.
+std::vector<const Edge*> edges_in_input_order(const Graph& g) {
+  const std::size_t m = g.edges.size() + g.self_loops.size();
+  std::uint32_t top = 0;
+  for (const Edge& e : g.edges) top = std::max(top, e.input_index);
+  for (const Edge& e : g.self_loops) top = std::max(top, e.input_index);
+  if (m > 0 && top < 4 * m) {
+    std::vector<const Edge*> slot(std::size_t{top} + 1, nullptr);
+    bool distinct = true;
+    auto place = [&](const Edge& e) {
+      if (slot[e.input_index]) distinct = false;
+      slot[e.input_index] = &e;
+    };
+    for (const Edge& e : g.edges) place(e);
+    for (const Edge& e : g.self_loops) place(e);
+    if (distinct) {
+      slot.erase(std::remove(slot.begin(), slot.end(), nullptr), slot.end());
+      return slot;
+    }
+  }
+  std::vector<const Edge*> edges;
+  edges.reserve(m);
+  for (const Edge& e : g.edges) edges.push_back(&e);
+  for (const Edge& e : g.self_loops) edges.push_back(&e);
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const Edge* a, const Edge* b) { return a->input_index < b->input_index; });
+  return edges;
+}
+
 } // namespace
 
 namespace {
@@ -282,6 +345,7 @@ void write_dot_into(std::string& out, const Graph& g, const WriteOptions& option
   if (!sorted && g.num_engines == 0)
     std::stable_sort(order.begin(), order.end(),
                      [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
+  std::string ranges; // byte_ranges_text()'s buffer
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     out += "  ";
@@ -293,20 +357,20 @@ void write_dot_into(std::string& out, const Graph& g, const WriteOptions& option
     if (n.async_window == kAsyncInfinite) w.add("async", "inf");
     else if (n.async_window != 0) w.add_number("async", n.async_window);
     if (n.barrier) w.add("barrier", "true");
-    if (!n.reads.empty()) w.add("reads", format_byte_ranges(n.reads));
-    if (!n.writes.empty()) w.add("writes", format_byte_ranges(n.writes));
+    if (!n.reads.empty()) {
+      byte_ranges_text(ranges, n.reads);
+      w.add("reads", ranges);
+    }
+    if (!n.writes.empty()) {
+      byte_ranges_text(ranges, n.writes);
+      w.add("writes", ranges);
+    }
     w.finish();
     out += ";\n";
     spill(out, sink);
   }
 
-  std::vector<const Edge*> edges;
-  edges.reserve(g.edges.size() + g.self_loops.size());
-  for (const Edge& e : g.edges) edges.push_back(&e);
-  for (const Edge& e : g.self_loops) edges.push_back(&e);
-  std::stable_sort(edges.begin(), edges.end(),
-                   [](const Edge* a, const Edge* b) { return a->input_index < b->input_index; });
-  for (const Edge* e : edges) {
+  for (const Edge* e : edges_in_input_order(g)) {
     if (e->src >= g.nodes.size() || e->dst >= g.nodes.size()) continue;
     const std::string* tport = options.inline_ports ? find_attr(e->attrs, "tailport") : nullptr;
     const std::string* hport = options.inline_ports ? find_attr(e->attrs, "headport") : nullptr;
@@ -322,8 +386,8 @@ void write_dot_into(std::string& out, const Graph& g, const WriteOptions& option
       if (part.first)
         for (const auto& [k, v] : e->attrs)
           if (!is_edge_model_key(k) && !(options.inline_ports && is_port_key(k))) w.add(k, v);
-      if (!part.kinds.empty()) w.add("kind", to_string(part.kinds));
-      if (part.flags != FlagSet::wait()) w.add("flags", to_string(part.flags));
+      if (!part.kinds.empty()) w.add("kind", kinds_text(part.kinds));
+      if (part.flags != FlagSet::wait()) w.add("flags", flags_text(part.flags));
       w.finish();
       out += ";\n";
     }

@@ -3,11 +3,14 @@
 #define DEPREDUCE_FORMATS_INTERNAL_HPP
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "depreduce/graph.hpp"
 
 namespace depreduce::formats::detail {
 
@@ -69,6 +72,13 @@ inline std::string show(std::string_view s) {
   out += "'";
   return out;
 }
+
+/// read_dot() that may call \p release(upto) as it goes: the text before
+/// byte `upto` is not needed any more (read_graph() gives a mapped file's
+/// pages back). Strings the graph keeps are then copied out of the text.
+InputGraph read_dot_releasing(std::string_view text, const std::string& file,
+                              const std::function<void(std::size_t, std::size_t)>& progress,
+                              const std::function<void(std::size_t)>& release);
 
 } // namespace depreduce::formats::detail
 

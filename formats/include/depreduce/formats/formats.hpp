@@ -169,7 +169,10 @@ std::string write_json_summary(const Graph& g);
 
 /// Writes \p content to \p path through a temporary file in the same folder
 /// and a rename, so \p path is either untouched or complete ("-" = stdout).
-/// The new file gets mode 0666 minus the umask.
+/// The new file gets mode 0666 minus the umask. Atomic, not durable: there is
+/// no fsync (as for LLVM's output files, `sed -i` or Graphviz), so after a
+/// power cut the file system decides what \p path holds; a failure of this
+/// process never leaves it half written.
 /// \throws InputError if the file cannot be written (or \p path is empty).
 ///   Cost: O(content.size()).
 void write_file_atomically(const std::string& path, std::string_view content);
@@ -190,7 +193,8 @@ public:
   AtomicOutput& operator=(const AtomicOutput&) = delete;
   /// Appends \p content. Cost: amortised O(content.size()).
   void write(std::string_view content);
-  /// Flushes, syncs and renames the temporary into place. Call once.
+  /// Flushes and renames the temporary into place (no fsync, as
+  /// write_file_atomically()). Call once.
   void commit();
 
 private:
