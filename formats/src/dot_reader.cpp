@@ -1090,14 +1090,15 @@ private:
         // new_edge() without key or strictness: every edge is new, with the
         // same creation defaults and the same assignments.
         const std::uint32_t snap = snapshot(kEdge, L.g);
-        std::pair<std::uint32_t, std::uint32_t> sets[kSimpleMaxAttrs];
+        struct SymValue { std::uint32_t sym, value; }; // no initialisers: a stack array per statement
+        SymValue sets[kSimpleMaxAttrs];
         std::uint32_t nsets = 0;
         for (const auto& [k, v] : L.attrs)
-          if (const std::uint32_t sym = find_sym(kEdge, k); sym != kNone) sets[nsets++] = {sym, v};
+          if (const std::uint32_t sym = find_sym(kEdge, k); sym != kNone) sets[nsets++] = SymValue{sym, v};
         for (std::uint32_t h = 0; h < hops; ++h) {
           const std::uint32_t e = static_cast<std::uint32_t>(edges_.size());
           edges_.push_back(EdgeRec{node[h], node[h + 1], last_line_, snap, kNone});
-          for (std::uint32_t k = 0; k < nsets; ++k) edge_sets_.push_back(SetRec{e, sets[k].first, sets[k].second, last_line_});
+          for (std::uint32_t k = 0; k < nsets; ++k) edge_sets_.push_back(SetRec{e, sets[k].sym, sets[k].value, last_line_});
         }
       }
     } else {

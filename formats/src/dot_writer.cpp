@@ -38,6 +38,22 @@ bool is_html_like(std::string_view s) {
   return false;
 }
 
+/// Bytes that quoting may change: bit 0 '"', '\\', NUL; bit 1 also '\n'.
+constexpr std::array<std::uint8_t, 256> kQuoteClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  t[static_cast<unsigned char>('"')] = 3;
+  t[static_cast<unsigned char>('\\')] = 3;
+  t[0] = 3;
+  t[static_cast<unsigned char>('\n')] = 2;
+  return t;
+}();
+/// True if \p s holds a byte of class \p mask (one table look per byte).
+bool has_class(std::string_view s, std::uint8_t mask) {
+  for (char c : s)
+    if (kQuoteClass[static_cast<unsigned char>(c)] & mask) return true;
+  return false;
+}
+
 /// A DOT quoted string that the scanner turns back into \p s: \" is a
 /// quote, \\ stays \\, backslash-newline vanishes, any other backslash stays.
 /// An odd run of backslashes right before a quote, a newline or the end gets
@@ -45,7 +61,7 @@ bool is_html_like(std::string_view s) {
 /// are dropped.
 void append_quoted(std::string& out, std::string_view s) {
   out += '"';
-  if (s.find_first_of(std::string_view("\"\\\0", 3)) == std::string_view::npos) {
+  if (!has_class(s, 1)) {
     out.append(s);
     out += '"';
     return;
@@ -106,7 +122,7 @@ bool html_safe(std::string_view s) {
 /// that came from an HTML id can hold a lone newline before a quote).
 void append_id(std::string& out, std::string_view s) {
   // Fast path: nothing the quoted form could change.
-  if (s.find_first_of(std::string_view("\"\\\n\0", 4)) == std::string_view::npos) {
+  if (!has_class(s, 2)) {
     out += '"';
     out.append(s);
     out += '"';

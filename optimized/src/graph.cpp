@@ -274,11 +274,19 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   // (pair in program order, input position) keys puts each pair's parts
   // together in input order and the pairs in (src, dst) order; every Edge
   // record is then moved once.
+  // The keys come out sorted without a global sort: sources in program
+  // order, and each source's out-edges (a short list) sorted on their own.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keys;
   keys.reserve(links.size());
-  for (std::uint32_t i : links)
-    keys.emplace_back((std::uint64_t{rank[input.edges[i].src]} << 32) | rank[input.edges[i].dst], i);
-  std::sort(keys.begin(), keys.end());
+  for (NodeId r = 0; r < n; ++r) {
+    const NodeId v = order[r];
+    const std::size_t from = keys.size();
+    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) {
+      const std::uint32_t i = out_list[k];
+      keys.emplace_back((std::uint64_t{r} << 32) | rank[input.edges[i].dst], i);
+    }
+    std::sort(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.end());
+  }
   struct WaitParts { KindSet kinds; bool unlabelled = false; };
   auto parts_of = [](const Edge& e) {
     // What one edge (or an edge merged so far) contributes as WAIT parts.
