@@ -126,6 +126,28 @@ TEST(DotReader, HtmlIsDecidedByFirstAppearance) {
   EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"label", "G"}})); // the graph's name is plain text
 }
 
+TEST(DotReader, LongPlainValueBeforeAnHtmlStringOfTheSameText) {
+  // A long value of a simple statement is appended, not interned; an HTML
+  // string with its text afterwards must still read as plain text (cgraph:
+  // the first appearance decides), so the reader starts again interning
+  // every value.
+  InputGraph g = ok("digraph { a [label=\"abcdefghijklmnopqr\"]; b [label=<abcdefghijklmnopqr>]; c [label=<z>] }");
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_EQ(g.nodes[0].attrs, (AttrList{{"label", "abcdefghijklmnopqr"}}));
+  EXPECT_EQ(g.nodes[1].attrs, (AttrList{{"label", "abcdefghijklmnopqr"}}));
+  EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"label", "<z>"}}));
+}
+
+TEST(DotReader, LongValueEqualToTheDefaultIsTheDefault) {
+  // Appended values are compared by text, not by id, with the defaults.
+  InputGraph g = ok("digraph { node [label=\"abcdefghijklmnopqr\"]; a [label=\"abcdefghijklmnopqr\"]; "
+                    "b [label=\"abcdefghijklmnopqrs\"] }");
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_TRUE(g.nodes[0].attrs.empty());
+  EXPECT_EQ(g.nodes[1].attrs, (AttrList{{"label", "abcdefghijklmnopqrs"}}));
+  EXPECT_EQ(g.node_defaults, (AttrList{{"label", "abcdefghijklmnopqr"}}));
+}
+
 TEST(DotReader, QuotedStringRules) {
   InputGraph g = ok("digraph { a [l1=\"x\\\"y\\\\z\\q\", l2=\"\n\", l3=\"p\" + <q> + \"r\"] }");
   EXPECT_EQ(g.nodes[0].attrs, (AttrList{{"l1", "x\"y\\\\z\\q"}, {"l3", "pqr"}}));

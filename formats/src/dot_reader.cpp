@@ -69,7 +69,7 @@ enum Kind : int { kGraph = 0, kNode = 1, kEdge = 2 };
 
 // ---------------------------------------------------------------- strings
 
-std::uint64_t hash_bytes(const char* p, std::size_t n) noexcept {
+[[gnu::always_inline]] inline std::uint64_t hash_bytes(const char* p, std::size_t n) noexcept {
   std::uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
   while (n >= 8) {
     std::uint64_t w;
@@ -148,6 +148,21 @@ public:
     if (s.empty()) s = std::string_view(kEmpty, 0); // never a null pointer
     const std::uint64_t h = hash_bytes(s.data(), s.size());
     const std::uint32_t h32 = static_cast<std::uint32_t>(h >> 32);
+    // Generated graphs name recent nodes again soon: a small direct-mapped
+    // cache of (tag, id) in front of the table, whose entries are then
+    // recent too, saves the table's cache miss.
+    Recent& r = recent_[(h >> 17) & (kRecent - 1)];
+    if (r.tag == h32 && r.id != kNoId) {
+      const Entry& e = entries_[r.id];
+      if (e.len == s.size() && same_bytes(e.p, s.data(), s.size())) return r.id;
+    }
+    const std::uint32_t id = lookup(s, h, h32, copy);
+    r = Recent{h32, id};
+    return id;
+  }
+
+private:
+  std::uint32_t lookup(std::string_view s, std::uint64_t h, std::uint32_t h32, bool copy) {
     std::size_t mask = table_.size() - 1;
     for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
       const std::uint64_t slot = table_[i];
@@ -166,6 +181,7 @@ public:
     return id;
   }
 
+public:
   /// A new id for \p s (\p copy when \p s does not outlive the reader),
   /// plain text, not in the table: intern() never returns it. "" is 0.
   std::uint32_t append(std::string_view s, bool copy) {
@@ -220,6 +236,12 @@ private:
     used_ += s.size();
     return p;
   }
+  struct Recent {
+    std::uint32_t tag, id;
+  };
+  static constexpr std::size_t kRecent = 1 << 15;
+  static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
+  std::vector<Recent> recent_ = std::vector<Recent>(kRecent, Recent{0, kNoId});
   static constexpr std::size_t kChunk = 1 << 16;
   static constexpr const char* kEmpty = "";
   static constexpr std::uint64_t kFree = ~0ull;
@@ -389,6 +411,9 @@ struct Level {
   }
 };
 
+/// Thrown by the scanner when an HTML string follows appended values.
+struct RestartInterningValues {};
+
 class ParseError {
 public:
   std::uint32_t line;
@@ -404,7 +429,7 @@ public:
   InputGraph run() {
     // Parse 1: the graph. Parse 2: whatever follows it must be empty.
     bool have = false;
-    no_html_ = std::memchr(t_.data(), '<', t_.size()) == nullptr;
+    no_html_ = allow_append_;
     // Room for what a generated graph of this size holds, so the big arrays
     // are not copied while they grow (about 24 bytes of text per edge).
     edges_.reserve(n_ / 32);
@@ -635,6 +660,10 @@ private:
   }
 
   Token scan_hstring() {
+    // An HTML string may have the text of an appended value, which cgraph
+    // would then treat as plain (the first appearance decides): read again,
+    // interning every value.
+    if (appended_) throw RestartInterningValues{};
     Token tok = begin_token(Tok::QAtom);
     tok.html = true;
     const std::uint32_t open = line_;
@@ -937,10 +966,10 @@ private:
       if (is_letter(static_cast<unsigned char>(c)) || is_digit(static_cast<unsigned char>(c))) t[c] |= 4;
     return t;
   }();
-  std::uint8_t byte_class(std::size_t i) const { return kSimpleClass[static_cast<unsigned char>(t_[i])]; }
+  [[gnu::always_inline]] std::uint8_t byte_class(std::size_t i) const { return kSimpleClass[static_cast<unsigned char>(t_[i])]; }
 
   /// Skips ' ', '\t', '\r' and '\n' from \p i (counting lines into \p line).
-  std::size_t simple_space(std::size_t i, std::uint32_t& line) const {
+  [[gnu::always_inline]] std::size_t simple_space(std::size_t i, std::uint32_t& line) const {
     while (i < n_ && (byte_class(i) & 1)) {
       line += t_[i] == '\n';
       ++i;
@@ -951,7 +980,7 @@ private:
   /// Reads a plain ID at \p i: a quoted string without backslash or newline,
   /// an identifier that is not a keyword, or digits the scanner keeps whole.
   /// Returns the position after it, or 0 (not simple).
-  std::size_t simple_id(std::size_t i, std::uint32_t line, SimpleId& out) const {
+  [[gnu::always_inline]] std::size_t simple_id(std::size_t i, std::uint32_t line, SimpleId& out) const {
     if (i >= n_) return 0;
     const unsigned char c = static_cast<unsigned char>(t_[i]);
     if (c == '"') {
@@ -1067,20 +1096,25 @@ private:
       last_line_ = ids[h].line;
       node[h] = simple_node(intern_plain(view(ids[h]), copy_));
     }
-    // Values are looked up by nothing but `key`, and with no HTML string in
-    // the input none can share its text with one: long ones (byte ranges,
-    // labels: mostly distinct) are appended, not interned; short ones
-    // ("flow", "3") are interned, one entry for all their uses.
+    // Values are looked up by nothing but `key`, and while no HTML string
+    // has been read none can share its text with one: long ones (byte
+    // ranges, labels: mostly distinct) are appended, not interned; short
+    // ones ("flow", "3") are interned, one entry for all their uses. An HTML
+    // string after an appended value restarts the read (scan_hstring()).
     for (std::uint32_t k = 0; k < nattrs; ++k) {
       const std::uint32_t name = intern_plain(view(attrs[2 * k]), copy_);
       const std::string_view value = view(attrs[2 * k + 1]);
-      L.attrs.emplace_back(name, no_html_ && name != key_ && value.size() > 16 ? strs_.append(value, copy_)
-                                                                               : intern_plain(value, copy_));
+      if (no_html_ && name != key_ && value.size() > 16) {
+        L.attrs.emplace_back(name, strs_.append(value, copy_));
+        appended_ = true;
+      } else {
+        L.attrs.emplace_back(name, intern_plain(value, copy_));
+      }
     }
     if (close_line) last_line_ = close_line;
     if (hops) {
       // end_edge() for node lists of one node each.
-      bind_attrs(kEdge);
+      if (!L.attrs.empty()) bind_attrs(kEdge);
       std::uint32_t key = kNone;
       for (const auto& [k, v] : L.attrs)
         if (k == key_) key = v;
@@ -1103,7 +1137,7 @@ private:
       }
     } else {
       // end_node() for one node.
-      bind_attrs(kNode);
+      if (!L.attrs.empty()) bind_attrs(kNode);
       for (const auto& [k, v] : L.attrs) node_sets_.push_back(SetRec{node[0], find_sym(kNode, k), v, last_line_});
     }
     L.clear();
@@ -1117,7 +1151,7 @@ private:
     return true;
   }
   /// append_node() without the node list: the node of \p name (created if new).
-  std::uint32_t simple_node(std::uint32_t name) {
+  [[gnu::always_inline]] std::uint32_t simple_node(std::uint32_t name) {
     std::uint32_t node = strs_[name].node;
     if (node == kNone) {
       node = static_cast<std::uint32_t>(nodes_.size());
@@ -1390,9 +1424,13 @@ private:
     }
   }
   /// The defaults a node/edge created in \p g starts with (non-empty ones).
-  std::uint32_t snapshot(int kind, std::uint32_t g) {
-    GraphRec& r = graphs_[g];
+  [[gnu::always_inline]] std::uint32_t snapshot(int kind, std::uint32_t g) {
+    const GraphRec& r = graphs_[g];
     if (r.snap[kind] != kNone && r.snap_version[kind] == version_[kind]) return r.snap[kind];
+    return new_snapshot(kind, g);
+  }
+  std::uint32_t new_snapshot(int kind, std::uint32_t g) {
+    GraphRec& r = graphs_[g];
     std::vector<std::pair<std::uint32_t, std::uint32_t>> snap;
     for (std::uint32_t s = 0; s < syms_[kind].size(); ++s)
       if (std::uint32_t v = object_default(kind, g, s); v != 0) snap.emplace_back(s, v);
@@ -1553,6 +1591,7 @@ private:
     // A fresh parse from right after the graph's '}': new graph state, new
     // string pool, graph type unset (cgraph's aglexinit).
     FastDotReader second(t_, file_);
+    second.allow_append_ = false;
     second.start_ = close_end_;
     second.line_ = close_line_;
     second.last_sig_line_ = close_line_;
@@ -1835,6 +1874,9 @@ public:
   /// the read does not bring those pages back.
   const std::function<void(std::size_t)>* release_ = nullptr;
   bool copy_ = false;
+  /// May simple_stmt() append long attribute values instead of interning
+  /// them? False for the second parse and for a read restarted by an HTML string.
+  bool allow_append_ = true;
 
 private:
   void report() {
@@ -1884,8 +1926,10 @@ private:
   std::unordered_map<KeyedEdge, std::uint32_t, KeyedHash> keyed_;
   std::uint32_t tailport_ = strs_.intern("tailport", false);
   std::uint32_t key_ = strs_.intern("key", false);
-  /// No '<' anywhere in the input, so no HTML string (simple_stmt()).
-  bool no_html_ = false; // set by run()
+  /// simple_stmt() may append long values (run(): allow_append_); whether it
+  /// did (an HTML string then restarts the read).
+  bool no_html_ = false;
+  bool appended_ = false;
   std::string_view prev_first_;       ///< The first ID of the last simple statement,
   std::uint32_t prev_first_id_ = 0;   ///< and its id.
   std::uint32_t headport_ = strs_.intern("headport", false);
@@ -1913,13 +1957,22 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
                               const std::function<void(std::size_t)>& release) {
   if (std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw InputError(file, detail::LineMap(text).line_of(nul), "NUL byte in DOT text");
-  FastDotReader reader(text, file);
-  if (progress) reader.progress_ = &progress;
-  if (release) {
-    reader.release_ = &release;
-    reader.copy_ = true;
+  auto read = [&](bool allow_append) {
+    FastDotReader reader(text, file);
+    reader.allow_append_ = allow_append;
+    if (progress) reader.progress_ = &progress;
+    if (release) {
+      reader.release_ = &release;
+      reader.copy_ = true;
+    }
+    return reader.run();
+  };
+  InputGraph g;
+  try {
+    g = read(true);
+  } catch (const RestartInterningValues&) {
+    g = read(false); // released pages of a mapped input are read again from the page cache
   }
-  InputGraph g = reader.run();
   if (progress) progress(text.size(), text.size());
   return g;
 }

@@ -44,18 +44,28 @@ namespace {
 constexpr const char* kKindNames[] = {"flow", "anti", "output", "ordered"};
 constexpr const char* kFlagNames[] = {"wait", "retain"};
 
+/// Calls \p f with each '|'- or ','-separated item of \p text, trimmed and
+/// in lower case (empty items skipped); false as soon as \p f is. Items are
+/// lowered into a small buffer: every name is shorter than 16 bytes, so a
+/// longer item is no name at all.
 template <typename F>
 bool for_each_item(std::string_view text, F&& f) {
   std::size_t i = 0;
   while (i <= text.size()) {
-    std::size_t j = text.find_first_of("|,", i);
-    if (j == std::string_view::npos) j = text.size();
+    std::size_t j = i;
+    while (j < text.size() && text[j] != '|' && text[j] != ',') ++j;
     std::string_view item = text.substr(i, j - i);
     while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) item.remove_prefix(1);
     while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
-    std::string lower(item);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!lower.empty() && !f(lower)) return false;
+    if (!item.empty()) {
+      if (item.size() >= 16) return false;
+      char lower[16];
+      for (std::size_t k = 0; k < item.size(); ++k) {
+        const char c = item[k];
+        lower[k] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+      }
+      if (!f(std::string_view(lower, item.size()))) return false;
+    }
     i = j + 1;
   }
   return true;
@@ -78,7 +88,7 @@ std::string to_string(FlagSet flags) {
 
 std::optional<KindSet> parse_kinds(std::string_view text) {
   KindSet out;
-  bool ok = for_each_item(text, [&](const std::string& s) {
+  bool ok = for_each_item(text, [&](std::string_view s) {
     if (s == "flow" || s == "raw") out |= Kind::Flow;
     else if (s == "anti" || s == "war") out |= Kind::Anti;
     else if (s == "output" || s == "waw") out |= Kind::Output;
@@ -92,7 +102,7 @@ std::optional<KindSet> parse_kinds(std::string_view text) {
 
 std::optional<FlagSet> parse_flags(std::string_view text) {
   FlagSet out;
-  bool ok = for_each_item(text, [&](const std::string& s) {
+  bool ok = for_each_item(text, [&](std::string_view s) {
     if (s == "wait") out |= Flag::Wait;
     else if (s == "retain") out |= Flag::Retain;
     else return false;
