@@ -3,15 +3,20 @@
 /// \file
 /// Google Benchmark of what `depreduce reduce FILE -o OUT` does besides the
 /// reduction: reading DOT (the one-pass reader and its cgraph twin), the
-/// model build (make_program_order), and writing DOT. Inputs are the texts
+/// model build (make_program_order), writing DOT, and the whole job file in,
+/// file out (BM_WholeJob). Inputs are the texts
 /// `depreduce generate dag|matmul` writes; bytes/s are of the DOT text.
 /// Targets (issue 15): the reader >= 300 MB/s on both workloads. Run on a
 /// quiet machine: `build/bench/io_bench --benchmark_repetitions=5`.
 //===----------------------------------------------------------------------===//
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <string>
 
+#include "depreduce/condense.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
 #include "depreduce/testing/workloads.hpp"
@@ -68,6 +73,28 @@ void BM_WriteDotReplacedWriter(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
 }
 
+/// File in, file out, as `depreduce reduce FILE -o OUT` does it in-process:
+/// read_graph() of a file (mapped), reduce_input() (program order, merge,
+/// reduction), apply() in place, write_dot() streamed into an AtomicOutput
+/// renamed into place. bytes/s are of the input file.
+void BM_WholeJob(benchmark::State& state) {
+  const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string in = (dir / ("depreduce_io_bench_" + std::to_string(::getpid()) + ".dot")).string();
+  const std::string out = in + ".out";
+  formats::write_file_atomically(in, t);
+  for (auto _ : state) {
+    InputReduction r = reduce_input(formats::read_graph(in), ReduceOptions{});
+    const Graph reduced = apply(std::move(r.graph), r.reduction);
+    formats::AtomicOutput o(out);
+    formats::write_dot(reduced, o);
+    o.commit();
+  }
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+
 // (workload, size): the 20k DAG of the issue, and a 10^5-instruction matmul
 // (a tenth of the issue's; the whole-process row in bench/peers.py runs 10^6).
 #define IO_ARGS ->Args({0, 20000})->Args({1, 100000})->Unit(benchmark::kMillisecond)
@@ -76,6 +103,7 @@ BENCHMARK(BM_ReadDotCgraph) IO_ARGS;
 BENCHMARK(BM_MakeProgramOrder) IO_ARGS;
 BENCHMARK(BM_WriteDot) IO_ARGS;
 BENCHMARK(BM_WriteDotReplacedWriter) IO_ARGS;
+BENCHMARK(BM_WholeJob) IO_ARGS;
 
 } // namespace
 
