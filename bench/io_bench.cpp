@@ -5,15 +5,21 @@
 /// reduction: reading DOT (the one-pass reader and its cgraph twin), the
 /// model build (make_program_order), and writing DOT. Inputs are the texts
 /// `depreduce generate dag|matmul` writes; bytes/s are of the DOT text.
+/// BM_ReadWfJson / BM_ReadWfJsonNlohmann read the largest real WfCommons file
+/// (corpus/real/wfcommons/pegasus/epigenomics/..., 2 MB; DEPREDUCE_SOURCE_DIR
+/// or the working directory locates corpus/) with the one-pass reader and its
+/// nlohmann twin.
 /// Targets (issue 15): the reader >= 300 MB/s on both workloads. Run on a
 /// quiet machine: `build/bench/io_bench --benchmark_repetitions=5`.
 //===----------------------------------------------------------------------===//
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
+#include "depreduce/formats/reference/wfjson_reader.hpp"
 #include "depreduce/testing/workloads.hpp"
 
 namespace {
@@ -68,6 +74,26 @@ void BM_WriteDotReplacedWriter(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
 }
 
+/// The largest real WfCommons file, read once.
+const std::string& wfjson_text() {
+  static const std::string text = [] {
+    const char* dir = std::getenv("DEPREDUCE_SOURCE_DIR");
+    return formats::read_file(std::string(dir ? dir : ".") +
+                              "/corpus/real/wfcommons/pegasus/epigenomics/epigenomics-chameleon-hep-7seq-50k-001.json");
+  }();
+  return text;
+}
+void BM_ReadWfJson(benchmark::State& state) {
+  const std::string& t = wfjson_text();
+  for (auto _ : state) benchmark::DoNotOptimize(formats::read_wfjson(t, "bench.json"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+void BM_ReadWfJsonNlohmann(benchmark::State& state) {
+  const std::string& t = wfjson_text();
+  for (auto _ : state) benchmark::DoNotOptimize(formats::reference::read_wfjson(t, "bench.json"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+
 // (workload, size): the 20k DAG of the issue, and a 10^5-instruction matmul
 // (a tenth of the issue's; the whole-process row in bench/peers.py runs 10^6).
 #define IO_ARGS ->Args({0, 20000})->Args({1, 100000})->Unit(benchmark::kMillisecond)
@@ -76,6 +102,8 @@ BENCHMARK(BM_ReadDotCgraph) IO_ARGS;
 BENCHMARK(BM_MakeProgramOrder) IO_ARGS;
 BENCHMARK(BM_WriteDot) IO_ARGS;
 BENCHMARK(BM_WriteDotReplacedWriter) IO_ARGS;
+BENCHMARK(BM_ReadWfJson)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadWfJsonNlohmann)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
