@@ -106,6 +106,7 @@ SEEDS = {
     "bad-high-then-char": '{"a": "\\ud800x"}',
     "bad-high-then-bmp": '{"a": "\\ud800\\u0041"}',
     "bad-lone-low": '{"a": "\\udc00"}',
+    "bad-high-then-above-low": '{"a": "\\ud83d\\ued00"}',  # found by the fuzzer (a mutation accepting it)
     "bad-utf8-overlong": '{"a": "\xc0\xaf"}',
     "bad-utf8-surrogate": '{"a": "\xed\xa0\x80"}',
     "bad-utf8-above-max": '{"a": "\xf4\x90\x80\x80"}',

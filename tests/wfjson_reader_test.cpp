@@ -113,6 +113,17 @@ TEST(WfJsonReader, ReadsNodesLabelsEdgesAndLines) {
   EXPECT_EQ(g.edges[2].input_index, 2u);
 }
 
+TEST(WfJsonReader, LineIsTheIdKeysLineNotTheValuesNorAnotherIdsWithTheSameValue) {
+  InputGraph g = ok("{\"workflow\": {\"specification\": {\"files\": [{\"id\": \"b\"}],\n"
+                    "\"tasks\": [{\"id\": \"a\", \"parents\": []}, {\"parents\": [\"a\"],\n"
+                    "\"id\"\n:\n\"b\"}]}}}");
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].line, 2u);
+  EXPECT_EQ(g.nodes[1].line, 3u); // not 5 (the value), not 1 (the file with id "b")
+  ASSERT_EQ(g.edges.size(), 1u);
+  EXPECT_EQ(g.edges[0].line, 3u);
+}
+
 TEST(WfJsonReader, EscapesInIdsGiveTheSameNodeNames) {
   // "\u0061b" is "ab"; "\u00e9" is the raw "é"; a surrogate pair is one 4-byte character.
   InputGraph g = ok(doc("{\"id\": \"\\u0061b\\n\\\"\\\\\\/\", \"parents\": []},"
@@ -182,6 +193,7 @@ TEST(WfJsonReader, SyntaxErrorsNameTheLineNlohmannStopsAt) {
   EXPECT_EQ(line("{\"a\":\n[1,\n2\n"), 4u);                    // end of input after a final newline
   EXPECT_EQ(line("{\"a\": \"\\ud800x\"}"), 1u);                // lone high surrogate
   EXPECT_EQ(line("\n\n{\"a\": \"\\udc00\"}"), 3u);             // lone low surrogate
+  EXPECT_EQ(line("{\"a\":\n\"\\ud83d\\ued00\"}"), 2u);        // high surrogate, then above U+DFFF
   EXPECT_EQ(line("{\n\"a\": \"\xc0\xaf\"}"), 2u);              // overlong UTF-8
   EXPECT_EQ(line("{\n\"a\": \"\xed\xa0\x80\"}"), 2u);          // an encoded surrogate
   EXPECT_EQ(line("{\n\n\"a\": 01}"), 3u);                      // a leading zero
