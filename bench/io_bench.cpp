@@ -6,6 +6,10 @@
 /// model build (make_program_order), writing DOT, and the whole job file in,
 /// file out (BM_WholeJob). Inputs are the texts
 /// `depreduce generate dag|matmul` writes; bytes/s are of the DOT text.
+/// BM_ReadWfJson / BM_ReadWfJsonNlohmann read the largest real WfCommons file
+/// (corpus/real/wfcommons/pegasus/epigenomics/..., 2 MB; DEPREDUCE_SOURCE_DIR
+/// or the working directory locates corpus/) with the one-pass reader and its
+/// nlohmann twin.
 /// Targets (issue 15): the reader >= 300 MB/s on both workloads. Run on a
 /// quiet machine: `build/bench/io_bench --benchmark_repetitions=5`.
 //===----------------------------------------------------------------------===//
@@ -13,12 +17,14 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "depreduce/condense.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
+#include "depreduce/formats/reference/wfjson_reader.hpp"
 #include "depreduce/testing/workloads.hpp"
 
 namespace {
@@ -92,6 +98,23 @@ void BM_WholeJob(benchmark::State& state) {
   }
   std::filesystem::remove(in);
   std::filesystem::remove(out);
+/// The largest real WfCommons file, read once.
+const std::string& wfjson_text() {
+  static const std::string text = [] {
+    const char* dir = std::getenv("DEPREDUCE_SOURCE_DIR");
+    return formats::read_file(std::string(dir ? dir : ".") +
+                              "/corpus/real/wfcommons/pegasus/epigenomics/epigenomics-chameleon-hep-7seq-50k-001.json");
+  }();
+  return text;
+}
+void BM_ReadWfJson(benchmark::State& state) {
+  const std::string& t = wfjson_text();
+  for (auto _ : state) benchmark::DoNotOptimize(formats::read_wfjson(t, "bench.json"));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
+}
+void BM_ReadWfJsonNlohmann(benchmark::State& state) {
+  const std::string& t = wfjson_text();
+  for (auto _ : state) benchmark::DoNotOptimize(formats::reference::read_wfjson(t, "bench.json"));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
 }
 
@@ -104,6 +127,8 @@ BENCHMARK(BM_MakeProgramOrder) IO_ARGS;
 BENCHMARK(BM_WriteDot) IO_ARGS;
 BENCHMARK(BM_WriteDotReplacedWriter) IO_ARGS;
 BENCHMARK(BM_WholeJob) IO_ARGS;
+BENCHMARK(BM_ReadWfJson)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadWfJsonNlohmann)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "depreduce/formats/reference/dot_reader.hpp"
+#include "depreduce/formats/reference/wfjson_reader.hpp"
 #include "../../src/internal.hpp"
 
 // Symbols of cgraph's flex scanner (prefix "aag"). They are exported by
@@ -702,7 +703,7 @@ InputGraph read_graph(const std::string& path, Format format) {
   std::string text = read_file(path);
   switch (resolve_format(path, text, format)) {
   case Format::Stg: return read_stg(text, path);
-  case Format::WfJson: return read_wfjson(text, path);
+  case Format::WfJson: return reference::read_wfjson(text, path);
   case Format::Dax: return read_dax(text, path);
   case Format::Dot:
   case Format::Auto: break;

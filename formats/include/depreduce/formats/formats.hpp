@@ -101,8 +101,11 @@ InputGraph read_stg(std::string_view text, const std::string& file = "<stg>");
 /// Reads WfCommons WfFormat JSON (schema 1.5): one node per
 /// `workflow.specification.tasks[]` entry (name = `id`; `name` kept as
 /// attribute `label` when it differs), edges parent -> task from `parents`;
-/// `children`, when present, must agree with `parents`. Lines are those of
-/// the first `"id": "<id>"` in the text.
+/// `children`, when present, must agree with `parents`. A task and its
+/// edges get the line of the task's `"id"` key (the last one if the key
+/// repeats: the last value wins, as in nlohmann-json's DOM). One pass, no
+/// DOM; twin: reference::read_wfjson() (nlohmann-json), held to it by
+/// fuzz_wfjson_reader_diff and tests/wfjson_reader_test.cpp.
 /// \throws InputError for JSON syntax errors (with line), missing or mistyped
 ///   keys, duplicate ids, unknown parent/child ids and parents/children
 ///   disagreement (naming the task). Cost: O(size of text + m log m).

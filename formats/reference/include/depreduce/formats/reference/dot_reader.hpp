@@ -33,9 +33,10 @@ namespace depreduce::formats::reference {
 /// Cost: O(size of text + (n + m) log m), about 8 MB/s.
 InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
 
-/// formats::read_graph() with DOT read by reference::read_dot(); the other
-/// formats by their (library-backed) readers. \throws InputError as
-/// formats::read_graph().
+/// formats::read_graph() with DOT read by reference::read_dot() and WfCommons
+/// JSON by reference::read_wfjson() (nlohmann-json,
+/// depreduce/formats/reference/wfjson_reader.hpp); STG and DAX by their
+/// readers. \throws InputError as formats::read_graph().
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
 
 /// The plain DOT writer (the one formats::write_dot() replaced): the same
