@@ -53,8 +53,13 @@ void compare(const Graph& g) {
 
 } // namespace
 
+/// Programs of up to this many nodes (the decoder allows 32): the reference
+/// verifier and race check cost ~n^3 byte pieces, as in fuzz_build_diff
+/// (docs/fuzzing.md, "Throughput").
+constexpr std::uint32_t kMaxNodes = 6;
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const Graph g = testing::access_program_from_bytes(data, size);
+  const Graph g = testing::access_program_from_bytes(data, size, kMaxNodes);
   compare(g);
 
   Graph mixed = build_dependences(g);

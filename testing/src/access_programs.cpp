@@ -229,9 +229,9 @@ Graph random_access_program(const AccessProgramParams& p, std::uint64_t seed) {
   return access_program(in, shape, "<random_access_program>");
 }
 
-Graph access_program_from_bytes(const std::uint8_t* data, std::size_t size) {
+Graph access_program_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes) {
   ByteSource in(data, size);
-  const std::uint32_t n = in.next() % 32 + 1;
+  const std::uint32_t n = in.next() % std::clamp<std::uint32_t>(max_nodes, 1, 32) + 1;
   const std::uint8_t b = in.next();
   ProgramShape shape{n, b % 3u + 1, 2, 8, (b >> 2) % 5u, true, true, -1};
   return access_program(in, shape, "<fuzz>");

@@ -197,9 +197,9 @@ struct Bytes {
 };
 } // namespace
 
-Graph dag_from_bytes(const std::uint8_t* data, std::size_t size) {
+Graph dag_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes) {
   Bytes in{data, std::min<std::size_t>(size, 4096)};
-  std::uint32_t n = in.next() % 64 + 1;
+  std::uint32_t n = in.next() % std::clamp<std::uint32_t>(max_nodes, 1, 64) + 1;
   std::vector<std::pair<NodeId, NodeId>> edges;
   while (in.more()) {
     NodeId a = in.next() % n, b = in.next() % n;
@@ -208,11 +208,11 @@ Graph dag_from_bytes(const std::uint8_t* data, std::size_t size) {
   return graph_from_edges(n, edges);
 }
 
-Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
+Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes) {
   Bytes in{data, std::min<std::size_t>(size, 4096)};
   InputGraph g;
   g.file = "<fuzz>";
-  std::uint32_t n = in.next() % 48 + 1;
+  std::uint32_t n = in.next() % std::clamp<std::uint32_t>(max_nodes, 1, 48) + 1;
   g.num_engines = in.next() % 8 + 1;
   g.nodes.resize(n);
   for (NodeId i = 0; i < n; ++i) {
@@ -242,11 +242,11 @@ Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
   return make_program_order(std::move(g));
 }
 
-InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size) {
+InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes) {
   Bytes in{data, std::min<std::size_t>(size, 4096)};
   InputGraph g;
   g.file = "<fuzz>";
-  std::uint32_t n = in.next() % 48 + 1;
+  std::uint32_t n = in.next() % std::clamp<std::uint32_t>(max_nodes, 1, 48) + 1;
   g.num_engines = in.next() % 8 + 1;
   const std::uint32_t rotation = in.next() % n; // node i is listed at (i + rotation) % n
   g.nodes.resize(n);

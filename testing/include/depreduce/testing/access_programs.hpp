@@ -46,14 +46,15 @@ struct AccessProgramParams {
 /// order. Cost: O(nodes * max_accesses + edges).
 Graph random_access_program(const AccessProgramParams& params, std::uint64_t seed);
 
-/// Decodes fuzzer bytes into an access program. Layout: byte 0 -> n = 1..32;
+/// Decodes fuzzer bytes into an access program. Layout: byte 0 -> n =
+/// byte % max_nodes + 1 (1..32; \p max_nodes clamped to 1..32, a per-target cap);
 /// byte 1 -> spaces (b % 3 + 1) and engines ((b >> 2) % 5, 0 = none); per
 /// node a count byte (reads = b % 3, writes = (b >> 2) % 3), a node byte
 /// (engine, async window, barrier), then two bytes per range (space, start on
 /// the grid or one past it; length in 4-byte steps, or 1 byte, or a range at
 /// the top of the 64-bit space); then three bytes per edge (ends min -> max,
 /// kinds and flags). Never fails; reads at most 4096 bytes.
-Graph access_program_from_bytes(const std::uint8_t* data, std::size_t size);
+Graph access_program_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes = 32);
 
 /// \p g without edges and self-loops (header, nodes, subgraphs kept).
 Graph without_edges(const Graph& g);

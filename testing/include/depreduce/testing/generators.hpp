@@ -84,22 +84,27 @@ private:
 
 namespace depreduce::testing {
 
-/// Decodes fuzzer bytes into a DAG without engines: byte 0 picks n (1..64),
-/// then each byte pair (a, b) adds edge min -> max (mod n; equal ends skipped).
-/// Never fails; at most 4096 bytes are read.
-Graph dag_from_bytes(const std::uint8_t* data, std::size_t size);
+/// Decodes fuzzer bytes into a DAG without engines: byte 0 picks n =
+/// byte % max_nodes + 1 (1..64; \p max_nodes is clamped to 1..64), then each
+/// byte pair (a, b) adds edge min -> max (mod n; equal ends skipped).
+/// Never fails; at most 4096 bytes are read. A fuzz target passes its own
+/// cap (docs/fuzzing.md, "Throughput"); inputs whose byte 0 is below the cap
+/// decode the same under every cap.
+Graph dag_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes = 64);
 
 /// Decodes fuzzer bytes into an engine graph: n (1..48), engines (1..8), two
 /// bytes per node (engine or none; async window 0..4/inf and barrier), then
 /// three bytes per edge (ends, kinds and flags). Never fails; at most 4096 bytes.
-Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size);
+/// n = byte 0 % max_nodes + 1 (\p max_nodes clamped to 1..48), as for dag_from_bytes().
+Graph engine_graph_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes = 48);
 
 /// Decodes fuzzer bytes into an engine graph *as read*: like
 /// engine_graph_from_bytes(), but the result is the raw InputGraph: nodes in
 /// an input order taken from the bytes (a rotation of the intended program
 /// order), repeated pairs kept as parallel parts, self-loops kept, unlabelled
 /// and RETAIN-only parts included. Acyclic. Never fails; at most 4096 bytes.
-InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size);
+/// n = byte 0 % max_nodes + 1 (\p max_nodes clamped to 1..48).
+InputGraph input_graph_from_bytes(const std::uint8_t* data, std::size_t size, std::uint32_t max_nodes = 48);
 
 } // namespace depreduce::testing
 
