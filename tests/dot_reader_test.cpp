@@ -138,6 +138,16 @@ TEST(DotReader, LongPlainValueBeforeAnHtmlStringOfTheSameText) {
   EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"label", "<z>"}}));
 }
 
+TEST(DotReader, LongHtmlValueBeforeAPlainStringOfTheSameText) {
+  // The other order (found by a fresh user's trial): the HTML string comes
+  // first, so the later quoted value with its text is HTML too (cgraph),
+  // and must not be appended as plain text.
+  InputGraph g = ok("digraph g { a -> b [label=<<b>an important bold note</b>>]; "
+                    "c [label=\"<b>an important bold note</b>\"] }");
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"label", "<<b>an important bold note</b>>"}}));
+}
+
 TEST(DotReader, LongValueEqualToTheDefaultIsTheDefault) {
   // Appended values are compared by text, not by id, with the defaults.
   InputGraph g = ok("digraph { node [label=\"abcdefghijklmnopqr\"]; a [label=\"abcdefghijklmnopqr\"]; "

@@ -664,6 +664,7 @@ private:
     // would then treat as plain (the first appearance decides): read again,
     // interning every value.
     if (appended_) throw RestartInterningValues{};
+    seen_html_ = true; // and from now on every value is interned: it may have this text
     Token tok = begin_token(Tok::QAtom);
     tok.html = true;
     const std::uint32_t open = line_;
@@ -1099,12 +1100,14 @@ private:
     // Values are looked up by nothing but `key`, and while no HTML string
     // has been read none can share its text with one: long ones (byte
     // ranges, labels: mostly distinct) are appended, not interned; short
-    // ones ("flow", "3") are interned, one entry for all their uses. An HTML
-    // string after an appended value restarts the read (scan_hstring()).
+    // ones ("flow", "3") are interned, one entry for all their uses. Once an
+    // HTML string has been read every value is interned (it may have that
+    // text, which then stays HTML), and an HTML string after an appended
+    // value restarts the read (scan_hstring()).
     for (std::uint32_t k = 0; k < nattrs; ++k) {
       const std::uint32_t name = intern_plain(view(attrs[2 * k]), copy_);
       const std::string_view value = view(attrs[2 * k + 1]);
-      if (no_html_ && name != key_ && value.size() > 16) {
+      if (no_html_ && !seen_html_ && name != key_ && value.size() > 16) {
         L.attrs.emplace_back(name, strs_.append(value, copy_));
         appended_ = true;
       } else {
@@ -1930,6 +1933,7 @@ private:
   /// did (an HTML string then restarts the read).
   bool no_html_ = false;
   bool appended_ = false;
+  bool seen_html_ = false; ///< An HTML string was read: values are interned from then on.
   std::string_view prev_first_;       ///< The first ID of the last simple statement,
   std::uint32_t prev_first_id_ = 0;   ///< and its id.
   std::uint32_t headport_ = strs_.intern("headport", false);
