@@ -223,6 +223,56 @@ TEST(DotReader, ModelAttributeErrorsNameTheStatement) {
   EXPECT_EQ(error_line("digraph {\n graph [engines=99]\n a }"), 2u);
 }
 
+/// The fast reader reads the usual `space:[lo,hi)` lists itself and leaves
+/// every other spelling to parse_byte_ranges() (the twin's only parser):
+/// each case must read, or fail, as cgraph + parse_byte_ranges() do, and
+/// the expected ranges are stated too.
+TEST(DotReader, ByteRangesInEverySpellingReadAsTheGeneralParserReadsThem) {
+  auto reads = [](const std::string& v) {
+    const InputGraph g = ok("digraph {\n a [reads=\"" + v + "\"]\n}");
+    return g.nodes.size() == 1 ? g.nodes[0].reads : std::vector<ByteRange>{{"(no node)", 0, 0}};
+  };
+  using R = std::vector<ByteRange>;
+  EXPECT_EQ(reads("sbuf:[0,2048)"), (R{{"sbuf", 0, 2048}}));
+  EXPECT_EQ(reads("sbuf:[0,2048),psum:[5,5)"), (R{{"sbuf", 0, 2048}, {"psum", 5, 5}}));
+  EXPECT_EQ(reads("a.b-c_d:[1,2)"), (R{{"a.b-c_d", 1, 2}}));
+  EXPECT_EQ(reads("a_very_long_space_name:[1,2)"), (R{{"a_very_long_space_name", 1, 2}}));
+  // Spellings only the general parser reads: white space, hexadecimal, 20 digits.
+  EXPECT_EQ(reads(" sbuf : [ 1 , 2 ) , psum:[3,4) "), (R{{"sbuf", 1, 2}, {"psum", 3, 4}}));
+  EXPECT_EQ(reads("sbuf:[0x10,0X20)"), (R{{"sbuf", 16, 32}}));
+  EXPECT_EQ(reads("sbuf:[9999999999999999999,18446744073709551615)"),
+            (R{{"sbuf", 9999999999999999999ull, 18446744073709551615ull}}));
+  EXPECT_EQ(reads("sbuf:[00000000000000000001,2)"), (R{{"sbuf", 1, 2}}));
+  EXPECT_EQ(reads(""), R{});
+  // Errors: each names the node's statement line, as the general parser does.
+  for (const char* bad : {"sbuf:[2,1)", "sbuf:[0,18446744073709551616)", "1sbuf:[0,1)", ":[0,1)", "sbuf:[0,1),",
+                          "sbuf:[0,1)x", "sbuf:[0,1]", "sbuf[0,1)", "sbuf:[,1)", "sbuf:[0,1),,psum:[0,1)"})
+    EXPECT_EQ(error_line(std::string("digraph {\n\n a [writes=\"") + bad + "\"]\n}"), 3u) << bad;
+}
+
+/// The fast reader parses each kind value once (a value id stands for one
+/// text, cached in 64 slots); every edge still gets its own value's kinds,
+/// also among 200 distinct texts that must share slots.
+TEST(DotReader, EdgeKindsFollowEachEdgesValue) {
+  std::string text = "digraph {\n";
+  const std::string kinds[] = {"flow", "anti", "output|flow", "ordered", "raw,waw"};
+  auto value = [&](int i) { // kinds[i % 5] spelled i / 5 + 1 times: the same kinds, a new text
+    std::string v = kinds[i % 5];
+    for (int k = 0; k < i / 5 % 8; ++k) v += "|" + kinds[i % 5];
+    return v;
+  };
+  for (int i = 0; i < 400; ++i)
+    text += " n" + std::to_string(i) + " -> n" + std::to_string(i + 1) + " [kind=\"" + value(i) + "\"]\n";
+  text += "}";
+  const InputGraph g = ok(text);
+  ASSERT_EQ(g.edges.size(), 400u);
+  for (int i = 0; i < 400; ++i) {
+    const std::optional<KindSet> want = parse_kinds(kinds[i % 5]);
+    ASSERT_TRUE(want);
+    EXPECT_EQ(g.edges[i].kinds, *want) << "edge " << i;
+  }
+}
+
 TEST(DotReader, NulByteIsRejected) {
   std::string t = "digraph {\n a\n}";
   t[8] = '\0';

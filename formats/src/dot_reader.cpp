@@ -51,6 +51,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "depreduce/formats/formats.hpp"
 #include "internal.hpp"
 
@@ -121,6 +125,53 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
     return true;
   }
   return std::memcmp(a, b, n) == 0;
+}
+
+// ---------------------------------------------------------------- byte ranges
+
+/// Reads 1 to 19 decimal digits at \p p into \p v (19 cannot overflow);
+/// nullptr if there are none or more (left to parse_byte_ranges()).
+[[gnu::always_inline]] inline const char* short_decimal(const char* p, const char* end, std::uint64_t& v) noexcept {
+  const char* q = p;
+  while (q != end && static_cast<unsigned char>(*q - '0') < 10) ++q;
+  if (q == p || q - p > 19) return nullptr; // none, or 20+ digits
+  v = 0;
+  for (; p != q; ++p) v = v * 10 + static_cast<unsigned char>(*p - '0');
+  return q;
+}
+
+/// The usual spelling of a byte range list (SPEC §3: "reads"/"writes"), read
+/// in one pass: `space:[lo,hi)` items joined by ',', no white space, decimal
+/// numbers of at most 19 digits, lo <= hi. Returns false, with \p out
+/// unspecified, for anything else; parse_byte_ranges() (formats.cpp, which
+/// the cgraph twin uses for every list) then reads it or names the problem,
+/// so both readers give the same ranges and the same errors, and
+/// fuzz_dot_reader_diff holds this function to that one.
+/// Complexity: O(|v|), one allocation per list and none per range name of
+/// up to 15 bytes.
+inline bool read_usual_byte_ranges(std::string_view v, std::vector<ByteRange>& out) {
+  const char* p = v.data();
+  const char* const end = p + v.size();
+  if (p == end) return false;
+  out.clear();
+  std::size_t items = 0; // each range has one ')'
+  for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, ')', static_cast<std::size_t>(end - q)))); ++q)
+    ++items;
+  out.reserve(items);
+  for (;;) {
+    const char* s = p;
+    while (p != end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                        *p == '_' || *p == '.' || *p == '-'))
+      ++p;
+    if (p == s || (*s >= '0' && *s <= '9') || end - p < 2 || p[0] != ':' || p[1] != '[') return false;
+    ByteRange& r = out.emplace_back(ByteRange{std::string(s, static_cast<std::size_t>(p - s)), 0, 0});
+    p = short_decimal(p + 2, end, r.lo);
+    if (!p || p == end || *p != ',') return false;
+    p = short_decimal(p + 1, end, r.hi);
+    if (!p || p == end || *p != ')' || r.lo > r.hi) return false;
+    if (++p == end) return true;
+    if (*p++ != ',') return false;
+  }
 }
 
 /// Interned strings: ids are dense, 0 is "". Texts are views into the input
@@ -969,6 +1020,23 @@ private:
   }();
   [[gnu::always_inline]] std::uint8_t byte_class(std::size_t i) const { return kSimpleClass[static_cast<unsigned char>(t_[i])]; }
 
+  /// The first position at or after \p j holding '"', '\\' or '\n' (the end
+  /// of a plain quoted string's inside), or n_. Quoted names and values are
+  /// most of a generated graph's bytes: 16 at a time where SSE2 is there.
+  [[gnu::always_inline]] std::size_t plain_quoted_end(std::size_t j) const {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), newline = _mm_set1_epi8('\n');
+    for (; j + 16 <= n_; j += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t_.data() + j));
+      const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+                                       _mm_cmpeq_epi8(x, newline));
+      if (const unsigned bits = static_cast<unsigned>(_mm_movemask_epi8(hit))) return j + static_cast<unsigned>(__builtin_ctz(bits));
+    }
+#endif
+    while (j < n_ && !(byte_class(j) & 2)) ++j;
+    return j;
+  }
+
   /// Skips ' ', '\t', '\r' and '\n' from \p i (counting lines into \p line).
   [[gnu::always_inline]] std::size_t simple_space(std::size_t i, std::uint32_t& line) const {
     while (i < n_ && (byte_class(i) & 1)) {
@@ -985,8 +1053,7 @@ private:
     if (i >= n_) return 0;
     const unsigned char c = static_cast<unsigned char>(t_[i]);
     if (c == '"') {
-      std::size_t j = i + 1;
-      while (j < n_ && !(byte_class(j) & 2)) ++j;
+      const std::size_t j = plain_quoted_end(i + 1);
       if (j >= n_ || t_[j] != '"') return 0;
       out = SimpleId{i + 1, j, line};
       return j + 1;
@@ -1663,13 +1730,15 @@ private:
       else if (l == "false" || l == "no" || l == "0") node.barrier = false;
       else bad("true or false");
     } else {
+      std::vector<ByteRange>& dst = code == 4 ? node.reads : node.writes;
+      if (read_usual_byte_ranges(v, dst)) return;
       std::vector<ByteRange> ranges;
       try {
         ranges = parse_byte_ranges(v, file_, line);
       } catch (const InputError& e) {
         fail(line, "node " + show(node.name) + ": " + sym_name(kNode, k) + "=" + show(v) + ": " + e.problem());
       }
-      (code == 4 ? node.reads : node.writes) = std::move(ranges);
+      dst = std::move(ranges);
     }
   }
 
@@ -1716,7 +1785,7 @@ private:
     for (const auto& [s, v] : snaps_[kind][snap]) touch(s, v, 0);
     for (const SetRec* r = b; r != e; ++r) touch(r->sym, r->val, r->line);
     for (std::uint32_t s : nonempty_default_) touch(s, stamp_[s] == stamp_now_ ? val_[s] : 0, 0);
-    std::sort(touched_.begin(), touched_.end());
+    if (!std::is_sorted(touched_.begin(), touched_.end())) std::sort(touched_.begin(), touched_.end());
     for (std::uint32_t s : touched_) emit(s, val_[s], line_of_[s]);
   }
 
@@ -1787,6 +1856,12 @@ private:
     group(edge_sets_, edges_.size(), start, grouped);
     prepare_kind(kEdge);
     out.edges.resize(edges_.size());
+    struct KindsSeen {
+      std::uint32_t value = kNone;
+      KindSet kinds;
+    };
+    constexpr std::size_t kKindsSeen = 64;
+    std::array<KindsSeen, kKindsSeen> kinds_seen{};
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
       Edge& edge = out.edges[i];
       const EdgeRec& r = edges_[i];
@@ -1804,11 +1879,18 @@ private:
                   const std::string_view text = value_view(v, html);
                   const std::uint32_t at = line ? line : edge.line;
                   if (sym.model == 1) {
+                    // A value id stands for one text: its kinds are parsed once.
+                    KindsSeen& seen = kinds_seen[v & (kKindsSeen - 1)];
+                    if (seen.value == v) {
+                      edge.kinds = seen.kinds;
+                      return;
+                    }
                     auto k = parse_kinds(text);
                     if (!k)
                       fail(at, who() + ": kind=" + show(text) +
                                    ": expected a '|' or ',' list of flow, anti, output, ordered (raw, war, waw)");
                     edge.kinds = *k;
+                    seen = KindsSeen{v, *k};
                   } else {
                     auto f = parse_flags(text);
                     if (!f || f->empty())
