@@ -80,6 +80,29 @@ TEST(DotWriter, PortsAreWrittenAsTheInputWroteThem) {
   EXPECT_NE(text.find("\"e\":\"n:s\" -> \"f\";"), std::string::npos) << text;
 }
 
+/// Byte ranges go straight into the buffer unless a space name needs
+/// quoting (a Graph built in code may hold any name): both ways must give
+/// the replaced writer's bytes, and the quoted text must read back as DOT.
+TEST(DotWriter, ByteRangesWithAnySpaceNameAreQuotedAsTheReplacedWriterQuotesThem) {
+  Graph g;
+  g.num_engines = 1;
+  for (const char* space : {"sbuf", "a\"b", "back\\slash", "new\nline", "a_very_long_space_name_indeed"}) {
+    Node n;
+    n.name = std::string("n") + std::to_string(g.nodes.size());
+    n.engine = 0;
+    n.input_index = static_cast<std::uint32_t>(g.nodes.size());
+    n.reads = {{space, 0, 18446744073709551615ull}, {"psum", 7, 9}};
+    n.writes = {{space, 1, 2}};
+    g.nodes.push_back(n);
+  }
+  const std::string text = write_dot(g, WriteOptions{.inline_ports = false});
+  EXPECT_EQ(text, reference::write_dot(g));
+  EXPECT_NE(text.find("[\"engine\"=\"0\", \"reads\"=\"sbuf:[0,18446744073709551615),psum:[7,9)\", \"writes\"=\"sbuf:[1,2)\"]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"reads\"=\"a\\\"b:[0,"), std::string::npos) << text;
+}
+
 TEST(DotWriter, EdgeListIsOneLinePerMergedEdge) {
   const Graph g = make_program_order(read_dot("digraph { a -> b; a -> b; b -> c; c -> c }"));
   EXPECT_EQ(write_edge_list(g), "a\tb\nb\tc\n");

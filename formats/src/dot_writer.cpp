@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <string_view>
@@ -25,6 +26,57 @@
 
 namespace depreduce::formats {
 namespace {
+
+/// The writer's output: appends are a bounds check and a copy into storage
+/// grown ahead of need (std::string's += re-checks capacity and
+/// null-terminates on every call: most of the old writer's cost). With a
+/// sink, what is written goes to it whenever 1 MiB is held (spill()), so the
+/// text is never held whole.
+class Buffer {
+public:
+  explicit Buffer(std::size_t expect) { grow(expect); }
+  [[gnu::always_inline]] void operator+=(char c) {
+    room(1);
+    *p_++ = c;
+  }
+  [[gnu::always_inline]] void operator+=(std::string_view s) {
+    room(s.size());
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  /// Room for \p n more bytes at cursor(); advance() past what was written.
+  [[gnu::always_inline]] char* reserve(std::size_t n) {
+    room(n);
+    return p_;
+  }
+  void advance(char* to) { p_ = to; }
+  std::size_t size() const { return static_cast<std::size_t>(p_ - store_.data()); }
+  std::string_view view(std::size_t at, std::size_t n) const { return std::string_view(store_.data() + at, n); }
+  void truncate(std::size_t n) { p_ = store_.data() + n; }
+  /// Hands the text to \p sink and empties the buffer, once it holds 1 MiB.
+  void spill(AtomicOutput& sink, std::size_t at_least = std::size_t{1} << 20) {
+    if (size() < at_least) return;
+    sink.write(view(0, size()));
+    truncate(0);
+  }
+  std::string take() {
+    store_.resize(size());
+    p_ = nullptr;
+    return std::move(store_);
+  }
+
+private:
+  [[gnu::always_inline]] void room(std::size_t n) {
+    if (static_cast<std::size_t>(store_.data() + store_.size() - p_) < n) grow(n);
+  }
+  [[gnu::noinline]] void grow(std::size_t n) {
+    const std::size_t used = p_ ? size() : 0;
+    store_.resize(std::max(2 * store_.size(), used + n + 64));
+    p_ = store_.data() + used;
+  }
+  std::string store_;
+  char* p_ = nullptr;
+};
 
 /// True if cgraph's scanner reads \p s, written unquoted, as exactly one HTML
 /// string whose text is s without the outer brackets.
@@ -59,10 +111,10 @@ bool has_class(std::string_view s, std::uint8_t mask) {
 /// An odd run of backslashes right before a quote, a newline or the end gets
 /// one more backslash (only text from non-DOT sources has one). NUL bytes
 /// are dropped.
-void append_quoted(std::string& out, std::string_view s) {
+void append_quoted(Buffer& out, std::string_view s) {
   out += '"';
   if (!has_class(s, 1)) {
-    out.append(s);
+    out += s;
     out += '"';
     return;
   }
@@ -120,39 +172,37 @@ bool html_safe(std::string_view s) {
 /// An id (node, graph, subgraph or attribute name): quoted when the quoted
 /// form reads back unchanged, else as an HTML string when that is exact (text
 /// that came from an HTML id can hold a lone newline before a quote).
-void append_id(std::string& out, std::string_view s) {
+void append_id(Buffer& out, std::string_view s) {
   // Fast path: nothing the quoted form could change.
   if (!has_class(s, 2)) {
     out += '"';
-    out.append(s);
+    out += s;
     out += '"';
     return;
   }
   const std::size_t at = out.size();
   append_quoted(out, s);
-  if (!html_safe(s) || unquote(std::string_view(out).substr(at + 1, out.size() - at - 2)) == s) return;
-  out.resize(at);
+  if (!html_safe(s) || unquote(out.view(at + 1, out.size() - at - 2)) == s) return;
+  out.truncate(at);
   out += '<';
-  out.append(s);
+  out += s;
   out += '>';
 }
 
-void append_value(std::string& out, std::string_view v) {
-  if (is_html_like(v) && v.find('\0') == std::string_view::npos) out.append(v);
+void append_value(Buffer& out, std::string_view v) {
+  if (is_html_like(v) && v.find('\0') == std::string_view::npos) out += v;
   else append_quoted(out, v);
 }
 
-void append_number(std::string& out, std::uint64_t v) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  (void)ec;
-  out.append(buf, end);
+void append_number(Buffer& out, std::uint64_t v) {
+  char* p = out.reserve(20);
+  out.advance(std::to_chars(p, p + 20, v).ptr);
 }
 
 /// Writes ` [k=v, ...]` (nothing when empty) straight into the buffer.
 class AttrWriter {
 public:
-  explicit AttrWriter(std::string& out) : out_(out) {}
+  explicit AttrWriter(Buffer& out) : out_(out) {}
   void add(std::string_view k, std::string_view v) {
     out_ += first_ ? " [" : ", ";
     first_ = false;
@@ -168,12 +218,37 @@ public:
     append_number(out_, v);
     out_ += '"';
   }
+  /// `k="space:[lo,hi),..."`: the text format_byte_ranges() gives, written
+  /// straight into the buffer when no space name needs quoting.
+  void add_ranges(std::string_view k, const std::vector<ByteRange>& ranges) {
+    for (const ByteRange& r : ranges)
+      if (has_class(r.space, 1)) {
+        add(k, format_byte_ranges(ranges));
+        return;
+      }
+    out_ += first_ ? " [" : ", ";
+    first_ = false;
+    append_id(out_, k);
+    out_ += "=\"";
+    bool first = true;
+    for (const ByteRange& r : ranges) {
+      if (!first) out_ += ',';
+      first = false;
+      out_ += r.space;
+      out_ += ":[";
+      append_number(out_, r.lo);
+      out_ += ',';
+      append_number(out_, r.hi);
+      out_ += ')';
+    }
+    out_ += '"';
+  }
   void finish() {
     if (!first_) out_ += ']';
   }
 
 private:
-  std::string& out_;
+  Buffer& out_;
   bool first_ = true;
 };
 
@@ -183,7 +258,7 @@ bool is_node_model_key(std::string_view k) {
 bool is_edge_model_key(std::string_view k) { return k == "kind" || k == "flags"; }
 bool is_port_key(std::string_view k) { return k == "tailport" || k == "headport"; }
 
-void write_list(std::string& out, const char* what, const AttrList& attrs, bool (*model)(std::string_view)) {
+void write_list(Buffer& out, const char* what, const AttrList& attrs, bool (*model)(std::string_view)) {
   bool any = false;
   for (const auto& kv : attrs)
     if (!model(kv.first)) any = true;
@@ -200,7 +275,7 @@ void write_list(std::string& out, const char* what, const AttrList& attrs, bool 
 /// \p rank: each node's position in the written node list. Members are
 /// written in that order: cgraph lists a subgraph's members in the order the
 /// nodes were created, so any other order would not read back the same.
-void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int depth,
+void write_subgraph(Buffer& out, const Graph& g, const Subgraph& s, int depth,
                     const std::vector<std::uint32_t>& rank) {
   const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
   out += indent;
@@ -234,7 +309,7 @@ void write_subgraph(std::string& out, const Graph& g, const Subgraph& s, int dep
 }
 
 /// A port spelled back onto its endpoint: \p name, then `:"port"`.
-void append_endpoint(std::string& out, std::string_view name, const std::string* port) {
+void append_endpoint(Buffer& out, std::string_view name, const std::string* port) {
   append_id(out, name);
   if (port) {
     out += ':';
@@ -260,19 +335,6 @@ const std::string& flags_text(FlagSet f) {
   return table[f.bits() & 3u];
 }
 
-/// format_byte_ranges() into \p out (cleared first), with std::to_chars.
-void byte_ranges_text(std::string& out, const std::vector<ByteRange>& ranges) {
-  out.clear();
-  for (const ByteRange& r : ranges) {
-    if (!out.empty()) out += ',';
-    out += r.space;
-    out += ":[";
-    append_number(out, r.lo);
-    out += ',';
-    append_number(out, r.hi);
-    out += ')';
-  }
-}
 
 /// The edges to write, in input order: placed by `input_index` when those
 /// are distinct and dense (every graph a reader made), else a stable sort.
@@ -309,19 +371,13 @@ std::vector<const Edge*> edges_in_input_order(const Graph& g) {
 namespace {
 
 /// Hands the buffer to \p sink once it holds 1 MiB (nothing without a sink).
-void spill(std::string& out, AtomicOutput* sink) {
-  if (sink && out.size() >= (std::size_t{1} << 20)) {
-    sink->write(out);
-    out.clear();
-  }
+void spill(Buffer& out, AtomicOutput* sink) {
+  if (sink) out.spill(*sink);
 }
 
 /// The writer: into \p out, which goes to \p sink whenever it holds 1 MiB
 /// (and what is left at the end), or all of it into \p out without a sink.
-void write_dot_into(std::string& out, const Graph& g, const WriteOptions& options, AtomicOutput* sink) {
-  // Roughly the size of the output, so the buffer grows once or twice.
-  if (sink) out.reserve((std::size_t{1} << 20) + 4096);
-  else out.reserve(64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size()));
+void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, AtomicOutput* sink) {
   // A strict graph merges parallel edges as it reads them (the last value of
   // each attribute wins), so a pair written as parts must not be strict.
   const bool parts = std::any_of(g.edges.begin(), g.edges.end(),
@@ -361,7 +417,6 @@ void write_dot_into(std::string& out, const Graph& g, const WriteOptions& option
   if (!sorted && g.num_engines == 0)
     std::stable_sort(order.begin(), order.end(),
                      [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
-  std::string ranges; // byte_ranges_text()'s buffer
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     out += "  ";
@@ -373,14 +428,8 @@ void write_dot_into(std::string& out, const Graph& g, const WriteOptions& option
     if (n.async_window == kAsyncInfinite) w.add("async", "inf");
     else if (n.async_window != 0) w.add_number("async", n.async_window);
     if (n.barrier) w.add("barrier", "true");
-    if (!n.reads.empty()) {
-      byte_ranges_text(ranges, n.reads);
-      w.add("reads", ranges);
-    }
-    if (!n.writes.empty()) {
-      byte_ranges_text(ranges, n.writes);
-      w.add("writes", ranges);
-    }
+    if (!n.reads.empty()) w.add_ranges("reads", n.reads);
+    if (!n.writes.empty()) w.add_ranges("writes", n.writes);
     w.finish();
     out += ";\n";
     spill(out, sink);
@@ -417,22 +466,20 @@ void write_dot_into(std::string& out, const Graph& g, const WriteOptions& option
     spill(out, sink);
   }
   out += "}\n";
-  if (sink) {
-    sink->write(out);
-    out.clear();
-  }
+  if (sink) out.spill(*sink, 0);
 }
 
 } // namespace
 
 std::string write_dot(const Graph& g, const WriteOptions& options) {
-  std::string out;
+  // Roughly the size of the output, so the buffer grows once or twice.
+  Buffer out(64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size()));
   write_dot_into(out, g, options, nullptr);
-  return out;
+  return out.take();
 }
 
 void write_dot(const Graph& g, AtomicOutput& sink, const WriteOptions& options) {
-  std::string out;
+  Buffer out((std::size_t{1} << 20) + 4096);
   write_dot_into(out, g, options, &sink);
 }
 
