@@ -303,17 +303,24 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     if (!is_wait(e)) return WaitParts{};
     return WaitParts{wait_kinds(e), has_unlabelled_wait_part(e)};
   };
-  std::vector<Edge> edges;
-  edges.reserve(keys.size());
+  // Each pair's first part (in input order) takes the others in; it is the
+  // pair's record, and goes to the pair's position in place: no second edge
+  // array (48 bytes an edge) is allocated or touched.
+  const std::size_t m_all = input.edges.size();
+  constexpr std::uint32_t kMerged = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> edge_to(m_all, kMerged); // position of each record that stays
+  std::uint32_t kept = 0;
+  std::uint32_t head = 0; // the record of the pair being merged
   for (std::size_t k = 0; k < keys.size(); ++k) {
     Edge& e = input.edges[keys[k].second];
     if (k == 0 || keys[k].first != keys[k - 1].first) {
       e.src = rank[e.src];
       e.dst = rank[e.dst];
-      edges.push_back(std::move(e));
+      head = keys[k].second;
+      edge_to[head] = kept++;
       continue;
     }
-    Edge& have = edges.back();
+    Edge& have = input.edges[head];
     WaitParts acc = parts_of(have);
     const WaitParts add = parts_of(e);
     acc.kinds |= add.kinds;
@@ -329,8 +336,22 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
     }
     merge_attrs(have.attrs, e.attrs);
   }
-  // Every edge record has moved: the input's arrays go before the nodes move.
-  std::vector<Edge>().swap(input.edges);
+  // Merged parts and moved-out self-loops fill the positions after the kept
+  // records, so `edge_to` is a permutation, applied one cycle at a time.
+  {
+    std::uint32_t spare = kept;
+    for (std::uint32_t& t : edge_to)
+      if (t == kMerged) t = spare++;
+    for (std::uint32_t i = 0; i < m_all; ++i)
+      while (edge_to[i] != i) {
+        std::swap(input.edges[i], input.edges[edge_to[i]]);
+        std::swap(edge_to[i], edge_to[edge_to[i]]);
+      }
+  }
+  std::vector<std::uint32_t>().swap(edge_to);
+  input.edges.resize(kept);
+  std::vector<Edge> edges = std::move(input.edges);
+  // The work arrays go before the nodes move.
   std::vector<std::pair<std::uint64_t, std::uint32_t>>().swap(keys);
   std::vector<std::uint32_t>().swap(links);
   std::vector<std::uint32_t>().swap(out_list);
