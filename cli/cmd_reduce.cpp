@@ -56,9 +56,27 @@ KindFilter parse_filter(const std::string& text) {
   return KindFilter{*kinds, false};
 }
 
-std::string engine_name(const Graph& g, NodeId v) {
-  return g.nodes[v].engine == kNoEngine ? "none" : std::to_string(g.nodes[v].engine);
-}
+std::string engine_name(Engine e) { return e == kNoEngine ? "none" : std::to_string(e); }
+
+/// Removed edges per kind set and per (source engine, target engine), keyed
+/// by their printed names ("flow|anti", "3 -> 5"): counted on small keys,
+/// named once per key (a 10^6-instruction graph removes millions of edges).
+struct RemovedCounts {
+  std::map<std::string, std::size_t> by_kind, by_engines;
+  RemovedCounts(const Graph& g, const Reduction& r) {
+    std::map<std::uint8_t, std::size_t> kinds;
+    std::map<std::pair<Engine, Engine>, std::size_t> engines;
+    for (const RemovedEdge& e : r.removed) {
+      ++kinds[e.kinds.bits()];
+      if (g.num_engines > 0) ++engines[{g.nodes[e.src].engine, g.nodes[e.dst].engine}];
+    }
+    for (const auto& [k, count] : kinds) {
+      const KindSet set = KindSet::from_bits(k);
+      by_kind[set.empty() ? "unlabelled" : to_string(set)] += count;
+    }
+    for (const auto& [k, count] : engines) by_engines[engine_name(k.first) + " -> " + engine_name(k.second)] += count;
+  }
+};
 
 /// \p g: the graph before or after the reduction (its nodes); \p edges_in:
 /// its edges before.
@@ -67,12 +85,9 @@ void print_stats(const Graph& g, std::size_t edges_in, const Reduction& r, const
   for (const RemovedEdge& e : r.removed) demoted += e.demoted_to_retain;
   fmt::print(stderr, "nodes: {}\nedges in: {}\nedges out: {}\nremoved: {}\n", g.nodes.size(),
              edges_in, edges_in - r.removed.size() + demoted, r.removed.size());
-  std::map<std::string, std::size_t> by_kind, by_engines;
-  for (const RemovedEdge& e : r.removed) {
-    std::string kinds = e.kinds.empty() ? "unlabelled" : to_string(e.kinds);
-    ++by_kind[kinds];
-    if (g.num_engines > 0) ++by_engines[engine_name(g, e.src) + " -> " + engine_name(g, e.dst)];
-  }
+  const RemovedCounts counts(g, r);
+  const auto& by_kind = counts.by_kind;
+  const auto& by_engines = counts.by_engines;
   fmt::print(stderr, "demoted to retain: {}\ncandidates: {}\n", demoted, s.candidates);
   for (const auto& [k, count] : by_kind) fmt::print(stderr, "removed {}: {}\n", k, count);
   if (g.num_engines > 0) {
@@ -138,14 +153,12 @@ std::string json_names(const std::string& text) { // "flow|anti" -> ["flow","ant
 void write_reduce_json(formats::AtomicOutput& out, const Graph& g, const Reduction& r, const ReduceStats& s,
                        double seconds, std::size_t cyclic_components) {
   std::size_t demoted = 0, cross = 0;
-  std::map<std::string, std::size_t> by_kind, by_engines;
+  const RemovedCounts counts(g, r);
+  const auto& by_kind = counts.by_kind;
+  const auto& by_engines = counts.by_engines;
   for (const RemovedEdge& e : r.removed) {
     demoted += e.demoted_to_retain;
-    ++by_kind[e.kinds.empty() ? "unlabelled" : to_string(e.kinds)];
-    if (g.num_engines > 0) {
-      ++by_engines[engine_name(g, e.src) + " -> " + engine_name(g, e.dst)];
-      cross += g.nodes[e.src].engine != g.nodes[e.dst].engine;
-    }
+    if (g.num_engines > 0) cross += g.nodes[e.src].engine != g.nodes[e.dst].engine;
   }
   const std::size_t edges_out = g.edges.size() - r.removed.size() + demoted;
   out.write(fmt::format("{{\n  \"name\": {},\n  \"nodes\": {},\n  \"edges\": {},\n  \"engines\": {},\n"
