@@ -202,7 +202,7 @@ public:
     // Generated graphs name recent nodes again soon: a small direct-mapped
     // cache of (tag, id) in front of the table, whose entries are then
     // recent too, saves the table's cache miss.
-    Recent& r = recent_[(h >> 17) & (kRecent - 1)];
+    Recent& r = recent_[(h >> 17) & (recent_.size() - 1)];
     if (r.tag == h32 && r.id != kNoId) {
       const Entry& e = entries_[r.id];
       if (e.len == s.size() && same_bytes(e.p, s.data(), s.size())) return r.id;
@@ -254,7 +254,14 @@ public:
     return x.len == y.len && x.html == y.html && same_bytes(x.p, y.p, x.len);
   }
 
-  void reserve(std::size_t n) { entries_.reserve(n); }
+  /// Room for about \p n strings; the recent-name cache grows with them (up
+  /// to kRecent entries), so a small graph does not fault in 256 KiB.
+  void reserve(std::size_t n) {
+    entries_.reserve(n);
+    std::size_t r = kRecentMin;
+    while (r < kRecent && r < n) r *= 2;
+    if (r > recent_.size()) recent_.assign(r, Recent{0, kNoId});
+  }
   std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
   Entry& operator[](std::uint32_t id) { return entries_[id]; }
   const Entry& operator[](std::uint32_t id) const { return entries_[id]; }
@@ -290,9 +297,9 @@ private:
   struct Recent {
     std::uint32_t tag, id;
   };
-  static constexpr std::size_t kRecent = 1 << 15;
+  static constexpr std::size_t kRecent = 1 << 15, kRecentMin = 1 << 8; // powers of 2
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
-  std::vector<Recent> recent_ = std::vector<Recent>(kRecent, Recent{0, kNoId});
+  std::vector<Recent> recent_ = std::vector<Recent>(kRecentMin, Recent{0, kNoId});
   static constexpr std::size_t kChunk = 1 << 16;
   static constexpr const char* kEmpty = "";
   static constexpr std::uint64_t kFree = ~0ull;

@@ -479,7 +479,9 @@ std::string write_dot(const Graph& g, const WriteOptions& options) {
 }
 
 void write_dot(const Graph& g, AtomicOutput& sink, const WriteOptions& options) {
-  Buffer out((std::size_t{1} << 20) + 4096);
+  // Small to start (a small graph's output, and nothing zero-filled that is
+  // not written); it grows to the 1 MiB that spill() hands over at a time.
+  Buffer out(std::size_t{1} << 16);
   write_dot_into(out, g, options, &sink);
 }
 
