@@ -381,7 +381,7 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
   // A strict graph merges parallel edges as it reads them (the last value of
   // each attribute wins), so a pair written as parts must not be strict.
   const bool parts = std::any_of(g.edges.begin(), g.edges.end(),
-                                 [](const Edge& e) { return parts_to_write(e).size() > 1; });
+                                 [](const Edge& e) { return !written_as_one_part(e) && parts_to_write(e).size() > 1; });
   if (g.strict && !parts) out += "strict ";
   out += "digraph ";
   if (!g.name.empty()) {

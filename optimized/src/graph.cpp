@@ -118,7 +118,7 @@ EdgeParts parts_to_write(const Edge& e) noexcept {
     parts.part[parts.count] = {kinds, flags, parts.count == 0};
     ++parts.count;
   };
-  if (!is_wait(e) || (e.retain_only_kinds.empty() && !e.unlabelled_wait_part)) {
+  if (written_as_one_part(e)) {
     push(e.kinds, e.flags);
     return parts;
   }
@@ -295,7 +295,9 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
       const std::uint32_t i = out_list[k];
       keys.emplace_back((std::uint64_t{r} << 32) | rank[input.edges[i].dst], i);
     }
-    std::sort(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.end());
+    // Usually in order already (out-edges listed as their targets are).
+    if (!std::is_sorted(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.end()))
+      std::sort(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.end());
   }
   struct WaitParts { KindSet kinds; bool unlabelled = false; };
   auto parts_of = [](const Edge& e) {

@@ -228,6 +228,14 @@ struct EdgeParts {
   std::size_t size() const noexcept { return count; }
 };
 
+/// True if \p e is written as it is: one part {kinds, flags}, which reads
+/// back as \p e (not a WAIT edge, or one whose parts all wait and carry its
+/// kinds). parts_to_write() decides by it; writers call it to skip that call
+/// for the usual edge. Cost: O(1).
+inline bool written_as_one_part(const Edge& e) noexcept {
+  return !is_wait(e) || (e.retain_only_kinds.empty() && !e.unlabelled_wait_part);
+}
+
 /// The parts to write for \p e (1 to 3): one part {kinds, flags} when that
 /// spelling means what \p e means; otherwise an unlabelled WAIT part (if
 /// has_unlabelled_wait_part() beside labelled ones), a WAIT part with
