@@ -10,7 +10,7 @@
 /// the barriers are not the ones the generator built for, when a fallback
 /// consumer is rewritten, when the edge count does not drop by exactly
 /// sum(times * (N*M - (N+M))) with constant trip counts, when the pass is not
-/// idempotent, or when print -> parse -> print is not stable.
+/// idempotent, or when print -> parse of the pass's output does not give it back.
 //===----------------------------------------------------------------------===//
 #include <cstdint>
 #include <cstdio>
@@ -75,11 +75,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (impl.run(after, &again) != after || !again.barriers.empty())
       fail(impl, "idempotence", before, after);
 
-    for (const orch::Program* p : {&before, static_cast<const orch::Program*>(&after)}) {
-      std::string text = orch::print(*p);
-      orch::Program back = formats::parse_orchestration(text, "fuzz.orch");
-      if (back != *p || orch::print(back) != text) fail(impl, "round trip", before, after);
-    }
+    // print -> parse gives the same program back (then print of it gives the
+    // same text: print is a function of the program). Only the pass's output:
+    // it holds every statement of `before` but the rewritten deps, plus the
+    // barriers; the printer and parser are fuzz_parse_orch's subject.
+    if (formats::parse_orchestration(orch::print(after), "fuzz.orch") != after)
+      fail(impl, "round trip", before, after);
   }
   return 0;
 }

@@ -139,7 +139,13 @@ WindowCase stream_from_bytes(const std::uint8_t* data, std::size_t size, std::si
   // every reducer fuzz_window_diff builds: 4 rings x 16384 x 6 geometries).
   const std::uint32_t kSlots[] = {3, 16, 64, 300,
                                   static_cast<std::uint32_t>(std::max<std::size_t>(1024, max_tasks))};
-  out.options.rings = 1 + in.next() % 4u;
+  // Byte 0 also chooses the one mode and window size the input is run for
+  // (bit 2, bits 3-7 % 3): one run per twin instead of six, and the corpus
+  // as a whole still covers every combination (fuzz/window_seeds.py).
+  const std::uint8_t b0 = in.next();
+  out.options.rings = 1 + b0 % 4u;
+  out.options.mode = (b0 & 4) ? WindowMode::SameRing : WindowMode::Global;
+  out.window = kEdges[(b0 >> 3) % 3u];
   out.options.slots_per_ring = kSlots[in.next() % 5u];
   const std::uint8_t seq = in.next();
   out.options.seq_width = (seq & 1) ? 32 : 64;
@@ -152,6 +158,19 @@ WindowCase stream_from_bytes(const std::uint8_t* data, std::size_t size, std::si
   while (!in.done() && out.stream.size() < max_tasks) {
     const std::size_t i = out.stream.size();
     const std::uint8_t head = in.next();
+    if (head == 0xfe && i > 0) { // a run of 1 + (g >> 1) tasks, a chain (g even) or independent (g odd)
+      const std::uint8_t g = in.next();
+      for (unsigned r = 0; r <= g >> 1u && out.stream.size() < max_tasks; ++r) {
+        TaskRecord t;
+        std::tie(t.id, t.generation) = clock.next(ring);
+        if (!(g & 1)) {
+          const TaskRecord& prev = out.stream.back();
+          t.candidates.push_back({prev.id, prev.generation, FlagSet::wait(), DepSource::Creator});
+        }
+        out.stream.push_back(std::move(t));
+      }
+      continue;
+    }
     if (head & 0x80) ring = (head >> 4) % out.options.rings;
     TaskRecord t;
     if (head == 0xff && i > 0) { // republish the previous task's (slot, generation): an error both twins must report

@@ -60,10 +60,13 @@ const WindowImpl& optimized_window();
 const WindowImpl& reference_window();
 
 /// A stream and the reducer geometry it was generated for (mode: Global;
-/// callers set the mode they test).
+/// callers set the mode they test - except stream_from_bytes(), which takes
+/// the mode and the window size from the bytes).
 struct WindowCase {
   TaskStream stream;
   WindowOptions options;
+  /// The window size (64, 128 or 256) chosen by stream_from_bytes(); 64 elsewhere.
+  unsigned window = 64;
 };
 
 /// Knobs of random_stream(). Percentages are per candidate unless noted.
@@ -95,7 +98,10 @@ WindowCase random_stream(std::uint64_t seed, const StreamParams& params);
 
 /// Decodes fuzzer bytes into a case (never throws; the stream it returns may
 /// be invalid on purpose - an out-of-range producer, a republished slot - so
-/// that error paths are compared too). At most \p max_tasks tasks.
+/// that error paths are compared too). At most \p max_tasks tasks. The first
+/// byte also chooses the mode (options.mode) and the window size (window) the
+/// case is for, so that one input is one run of each twin; the layout is in
+/// fuzz/window_seeds.py.
 WindowCase stream_from_bytes(const std::uint8_t* data, std::size_t size, std::size_t max_tasks = 512);
 
 /// \p stream with each task's candidate list permuted (seeded by \p seed).
