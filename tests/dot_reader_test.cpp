@@ -273,6 +273,37 @@ TEST(DotReader, EdgeKindsFollowEachEdgesValue) {
   }
 }
 
+/// cgraph's scanner skips a UTF-8 byte-order mark standing alone (glued
+/// to letters it is part of an ID), also between the tokens of a statement
+/// the fast reader would read in one pass. Found by fuzz_dot_reader_diff.
+TEST(DotReader, ByteOrderMarkBetweenTokensIsBlank) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const InputGraph g = ok("digraph {\n a -> b " + bom + "[kind=flow];\n c " + bom + "-> d; e -> f" + bom +
+                          ";\n g [x=1]" + bom + "[y=2]\n h [x=1 " + bom + "]\n}");
+  ASSERT_EQ(g.edges.size(), 3u);
+  EXPECT_EQ(g.edges[0].kinds, KindSet(Kind::Flow));
+  EXPECT_EQ(g.nodes[1].name, "b");
+  EXPECT_EQ(g.nodes[2].name, "c");
+  EXPECT_EQ(g.nodes[5].name, "f" + bom); // glued: one ID
+  EXPECT_EQ(g.nodes[6].attrs.size(), 2u);
+}
+
+/// With no graph open (before the first graph, after it), cgraph names the
+/// line of the parse's first standalone byte-order mark, not the token's
+/// (measured on cgraph 2.42; found by fuzz_dot_reader_diff).
+TEST(DotReader, ErrorsWithNoGraphOpenNameTheLineOfTheFirstByteOrderMark) {
+  const std::string bom = "\xEF\xBB\xBF";
+  EXPECT_EQ(error_line(bom + "#\n\n}"), 1u);
+  EXPECT_EQ(error_line("\n" + bom + "\n" + bom + "\n\n}"), 2u);
+  EXPECT_EQ(error_line("\n" + bom + "\n\n strict }"), 2u);
+  EXPECT_EQ(error_line("strict\n" + bom + "\n\n"), 2u);
+  EXPECT_EQ(error_line("digraph {}" + bom + "\n\n}"), 1u);
+  EXPECT_EQ(error_line("digraph {}\n" + bom + "\ndigraph {}"), 2u);
+  // Without one, the token's line; inside a graph, the token's line too.
+  EXPECT_EQ(error_line("#\n\n}"), 3u);
+  EXPECT_EQ(error_line("digraph {\n a " + bom + "\n\n = }"), 4u);
+}
+
 TEST(DotReader, NulByteIsRejected) {
   std::string t = "digraph {\n a\n}";
   t[8] = '\0';

@@ -566,7 +566,11 @@ private:
         std::size_t b = pos_, i = pos_ + 1;
         while (i < n_ && (is_letter(static_cast<unsigned char>(t_[i])) || is_digit(static_cast<unsigned char>(t_[i])))) ++i;
         std::string_view w = t_.substr(b, i - b);
-        if (w == "\xEF\xBB\xBF") { pos_ = i; continue; } // a byte-order mark standing alone
+        if (w == "\xEF\xBB\xBF") { // a byte-order mark standing alone
+          if (!bom_line_) bom_line_ = line_;
+          pos_ = i;
+          continue;
+        }
         tok = begin_token(Tok::Atom);
         pos_ = i;
         if (w.size() <= 8) {
@@ -823,15 +827,18 @@ private:
   }
 
   /// Line of an error cgraph reports with no graph open: the first token of
-  /// the parse, or the one after a leading `strict`.
+  /// the parse, or the one after a leading `strict`; but the line of the
+  /// parse's first byte-order mark standing alone, if one was skipped
+  /// (measured on cgraph 2.42: corpus/fuzz_dot_reader_diff/regress-bom-*).
   std::uint32_t no_graph_line(bool* at_end) const {
     *at_end = first_tok_.kind == Tok::Eof && !first_tok_.at_marker;
     if (*at_end) return end_line(first_tok_);
     if (first_tok_.kind == Tok::Strict) {
       *at_end = after_strict_.kind == Tok::Eof && !after_strict_.at_marker;
+      if (bom_line_) return bom_line_;
       return *at_end ? end_line(after_strict_) : after_strict_.first_line;
     }
-    return first_tok_.first_line;
+    return bom_line_ ? bom_line_ : first_tok_.first_line;
   }
   std::uint32_t end_line(const Token& eof) const {
     return eof.open_line ? eof.open_line : last_sig_line_;
@@ -1090,7 +1097,7 @@ private:
   /// simple_stmt() does not read (or hides what follows: a comment).
   static bool continues_unsimply(char c) {
     return c == '-' || c == ':' || c == ',' || c == '=' || c == '+' || c == '/' || c == '#' || c == '.' ||
-           c == '[' || c == '@';
+           c == '[' || c == '@' || c == '\xEF'; // '\xEF': a byte-order mark, blank to the scanner, may follow
   }
 
   /// See above. Called between statements with no token peeked; returns
@@ -1680,7 +1687,8 @@ private:
       throw InputError(file_, e.line, e.problem);
     }
     if (more)
-      throw InputError(file_, second.first_tok_.first_line, "more than one graph in the input (one graph per file)");
+      throw InputError(file_, second.bom_line_ ? second.bom_line_ : second.first_tok_.first_line,
+                       "more than one graph in the input (one graph per file)");
   }
 
   // ------------------------------------------------------------ conversion
@@ -1994,6 +2002,7 @@ private:
   Token first_tok_, after_strict_;
   std::uint32_t last_line_ = 1;
   std::uint32_t last_sig_line_ = 1;
+  std::uint32_t bom_line_ = 0; ///< Line of the parse's first byte-order mark standing alone, or 0.
   std::uint32_t sd_ = 0;
   std::string suffix_;
   std::size_t close_end_ = 0;
