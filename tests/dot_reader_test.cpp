@@ -286,6 +286,11 @@ TEST(DotReader, ByteOrderMarkBetweenTokensIsBlank) {
   EXPECT_EQ(g.nodes[2].name, "c");
   EXPECT_EQ(g.nodes[5].name, "f" + bom); // glued: one ID
   EXPECT_EQ(g.nodes[6].attrs.size(), 2u);
+  // A fresh user's cases: a mark with blanks around it, before '->', '[' and ';'.
+  EXPECT_EQ(ok("digraph {\n a -> b " + bom + " -> c;\n a -> c }\n").edges.size(), 3u);
+  EXPECT_EQ(ok("digraph { a " + bom + " [label=x] }").nodes.at(0).attrs.size(), 1u);
+  EXPECT_EQ(ok("digraph { a " + bom + "; b }").nodes.size(), 2u);
+  EXPECT_EQ(ok("digraph { a -> b " + bom + " [color=red] }").edges.at(0).attrs.size(), 1u);
 }
 
 /// With no graph open (before the first graph, after it), cgraph names the
