@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "depreduce/error.hpp"
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/testing/generators.hpp"
 #include "depreduce/testing/implementations.hpp"
@@ -83,6 +84,44 @@ TEST(KeptEdges, RejectsAReductionOfAnotherGraph) {
   moved.removed[0].edge = 0; // in range, but g.edges[0] is a -> b
   EXPECT_THROW(kept_edges(g, moved), std::invalid_argument);
   EXPECT_THROW(apply(g, moved), std::invalid_argument);
+}
+
+/// `--impl reference` names a cycle as the fast side does (a fresh user
+/// found it said only "cycle"): the nodes in edge order, and the line of
+/// the edge that closes it.
+TEST(ReferenceProgramOrder, ACycleIsNamedWithTheLineOfTheEdgeClosingIt) {
+  InputGraph in;
+  in.file = "t.dot";
+  for (const char* name : {"a", "b", "c", "d"}) {
+    Node node;
+    node.name = name;
+    in.nodes.push_back(node);
+  }
+  auto edge = [&](NodeId s, NodeId d, std::uint32_t line) {
+    Edge e;
+    e.src = s;
+    e.dst = d;
+    e.line = line;
+    in.edges.push_back(e);
+  };
+  edge(0, 1, 2); // a -> b
+  edge(1, 2, 3); // b -> c
+  edge(2, 3, 4); // c -> d
+  edge(3, 1, 5); // d -> b closes b -> c -> d -> b
+  try {
+    reference::program_order(in);
+    FAIL() << "no cycle reported";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.is_cycle());
+    const bool one_of = e.problem() == "cycle: 'b' -> 'c' -> 'd' -> 'b'" ||
+                        e.problem() == "cycle: 'c' -> 'd' -> 'b' -> 'c'" ||
+                        e.problem() == "cycle: 'd' -> 'b' -> 'c' -> 'd'";
+    EXPECT_TRUE(one_of) << e.problem();
+    const std::uint32_t closing = e.problem() == "cycle: 'b' -> 'c' -> 'd' -> 'b'" ? 5u
+                                  : e.problem() == "cycle: 'c' -> 'd' -> 'b' -> 'c'" ? 3u
+                                                                                      : 4u;
+    EXPECT_EQ(e.line(), closing);
+  }
 }
 
 TEST_P(Reduce, DiamondShortcutGoes) {

@@ -235,7 +235,31 @@ std::vector<NodeId> program_order(const InputGraph& input) {
       order.push_back(v);
       found = true;
     }
-    if (!found) throw InputError(input.file, 0, "cycle");
+    if (!found) {
+      // Every node left has a predecessor left: walking back from one
+      // repeats a node, and the walk from there, reversed, is a cycle.
+      NodeId v = 0;
+      while (placed[v]) ++v;
+      std::vector<std::size_t> seen_at(n, n);
+      std::vector<NodeId> walk;
+      while (seen_at[v] == n) {
+        seen_at[v] = walk.size();
+        walk.push_back(v);
+        for (NodeId u : preds[v])
+          if (!placed[u]) {
+            v = u;
+            break;
+          }
+      }
+      std::vector<NodeId> cycle(walk.rbegin(), walk.rend() - static_cast<std::ptrdiff_t>(seen_at[v]));
+      std::string text;
+      for (NodeId c : cycle) text += "'" + input.nodes[c].name + "' -> ";
+      text += "'" + input.nodes[cycle.front()].name + "'";
+      std::uint32_t line = 0; // of the edge that closes it
+      for (const Edge& e : input.edges)
+        if (e.src == cycle.back() && e.dst == cycle.front() && line == 0) line = e.line;
+      throw InputError(input.file, line, "cycle: " + text);
+    }
   }
   return order;
 }

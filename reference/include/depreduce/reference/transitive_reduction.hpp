@@ -35,8 +35,9 @@ namespace depreduce::reference {
 /// Program order of SPEC §2 for \p input: the topological order of its edges
 /// (self-loops ignored) that takes, at every step, the ready node first in
 /// input order. Returns the input index of the node at each position.
-/// \throws InputError (file of \p input) on a cycle, an edge naming an
-///   unknown node, or an engine >= num_engines. Cost: O(n * (n + m)).
+/// \throws InputError (file of \p input) on a cycle (naming one, `cycle:
+///   'a' -> 'b' -> 'a'`, at the line of the edge that closes it), an edge
+///   naming an unknown node, or an engine >= num_engines. Cost: O(n * (n + m)).
 std::vector<NodeId> program_order(const InputGraph& input);
 
 /// \p g as input again: its nodes in order, each merged edge spelled as the
