@@ -304,6 +304,11 @@ TEST(DotReader, ErrorsWithNoGraphOpenNameTheLineOfTheFirstByteOrderMark) {
   EXPECT_EQ(error_line("strict\n" + bom + "\n\n"), 2u);
   EXPECT_EQ(error_line("digraph {}" + bom + "\n\n}"), 1u);
   EXPECT_EQ(error_line("digraph {}\n" + bom + "\ndigraph {}"), 2u);
+  // The end of the input comes after it: its line, graph open or not
+  // (found by ci/fuzz, corpus regress-bom-before-the-end-of-input.dot).
+  EXPECT_EQ(error_line("digraph { a {}\n" + bom), 2u);
+  EXPECT_EQ(error_line("digraph { a -> \n " + bom + "\n\n"), 2u);
+  EXPECT_EQ(error_line("strict \n\n" + bom), 3u);
   // Without one, the token's line; inside a graph, the token's line too.
   EXPECT_EQ(error_line("#\n\n}"), 3u);
   EXPECT_EQ(error_line("digraph {\n a " + bom + "\n\n = }"), 4u);

@@ -567,7 +567,10 @@ private:
         while (i < n_ && (is_letter(static_cast<unsigned char>(t_[i])) || is_digit(static_cast<unsigned char>(t_[i])))) ++i;
         std::string_view w = t_.substr(b, i - b);
         if (w == "\xEF\xBB\xBF") { // a byte-order mark standing alone
+          // cgraph names error lines as if it were a token: the first one
+          // (no graph open) and the last before the end of the input.
           if (!bom_line_) bom_line_ = line_;
+          last_sig_line_ = line_;
           pos_ = i;
           continue;
         }
