@@ -293,6 +293,23 @@ TEST(DotReader, ByteOrderMarkBetweenTokensIsBlank) {
   EXPECT_EQ(ok("digraph { a -> b " + bom + " [color=red] }").edges.at(0).attrs.size(), 1u);
 }
 
+/// A byte-order mark between two statements gives its line to what the
+/// parser does after reading ahead: the node or edge the statement before
+/// creates (measured on cgraph 2.42; found by fuzz_dot_reader_diff).
+TEST(DotReader, AByteOrderMarkBetweenStatementsGivesItsLineToTheStatementBefore) {
+  const std::string bom = "\xEF\xBB\xBF";
+  InputGraph g = ok("digraph {\n a -> b\n " + bom + " c -> d\n}");
+  ASSERT_EQ(g.edges.size(), 2u);
+  EXPECT_EQ(g.nodes[1].line, 3u); // b, created once the parser has read ahead
+  EXPECT_EQ(g.edges[0].line, 3u);
+  g = ok("digraph {\n a -> b [x=1]\n " + bom + "\n c -> d\n}");
+  EXPECT_EQ(g.nodes[1].line, 2u); // created before its attribute list
+  EXPECT_EQ(g.edges[0].line, 3u);
+  EXPECT_EQ(g.edges[1].line, 4u);
+  g = ok("digraph {\n a -> b\n c -> d\n}"); // without one: the statement's own line
+  EXPECT_EQ(g.edges[0].line, 2u);
+}
+
 /// With no graph open (before the first graph, after it), cgraph names the
 /// line of the parse's first standalone byte-order mark, not the token's
 /// (measured on cgraph 2.42; found by fuzz_dot_reader_diff).

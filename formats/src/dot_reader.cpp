@@ -567,10 +567,13 @@ private:
         while (i < n_ && (is_letter(static_cast<unsigned char>(t_[i])) || is_digit(static_cast<unsigned char>(t_[i])))) ++i;
         std::string_view w = t_.substr(b, i - b);
         if (w == "\xEF\xBB\xBF") { // a byte-order mark standing alone
-          // cgraph names error lines as if it were a token: the first one
-          // (no graph open) and the last before the end of the input.
+          // cgraph gives lines as if it were a token read ahead: the
+          // first one (errors with no graph open), the last before the end
+          // of the input, and the line of what the parser does after
+          // reading ahead (a node or edge the statement before creates).
           if (!bom_line_) bom_line_ = line_;
           last_sig_line_ = line_;
+          last_line_ = line_;
           pos_ = i;
           continue;
         }
