@@ -321,6 +321,9 @@ TEST(DotReader, ErrorsWithNoGraphOpenNameTheLineOfTheFirstByteOrderMark) {
   EXPECT_EQ(error_line("strict\n" + bom + "\n\n"), 2u);
   EXPECT_EQ(error_line("digraph {}" + bom + "\n\n}"), 1u);
   EXPECT_EQ(error_line("digraph {}\n" + bom + "\ndigraph {}"), 2u);
+  // ... but not a mark after the second graph's first token or inside it.
+  EXPECT_EQ(error_line("digraph {}\ndigraph\n " + bom + " {}"), 2u);
+  EXPECT_EQ(error_line("digraph {}\ndigraph {\n a\n " + bom + " b }"), 2u);
   // The end of the input comes after it: its line, graph open or not
   // (found by ci/fuzz, corpus regress-bom-before-the-end-of-input.dot).
   EXPECT_EQ(error_line("digraph { a {}\n" + bom), 2u);

@@ -571,7 +571,8 @@ private:
           // first one (errors with no graph open), the last before the end
           // of the input, and the line of what the parser does after
           // reading ahead (a node or edge the statement before creates).
-          if (!bom_line_) bom_line_ = line_;
+          if (!bom_line_ && !graph_open_) bom_line_ = line_;
+          if (!lead_bom_line_ && !any_token_) lead_bom_line_ = line_;
           last_sig_line_ = line_;
           last_line_ = line_;
           pos_ = i;
@@ -624,6 +625,7 @@ private:
     tok.end = pos_;
     tok.last_line = line_;
     if (tok.kind != Tok::Eof) last_sig_line_ = line_;
+    any_token_ = true;
     return tok;
   }
   Token char_token(char c) {
@@ -1693,7 +1695,7 @@ private:
       throw InputError(file_, e.line, e.problem);
     }
     if (more)
-      throw InputError(file_, second.bom_line_ ? second.bom_line_ : second.first_tok_.first_line,
+      throw InputError(file_, second.lead_bom_line_ ? second.lead_bom_line_ : second.first_tok_.first_line,
                        "more than one graph in the input (one graph per file)");
   }
 
@@ -2008,7 +2010,9 @@ private:
   Token first_tok_, after_strict_;
   std::uint32_t last_line_ = 1;
   std::uint32_t last_sig_line_ = 1;
-  std::uint32_t bom_line_ = 0; ///< Line of the parse's first byte-order mark standing alone, or 0.
+  std::uint32_t bom_line_ = 0; ///< Line of the parse's first byte-order mark standing alone before its graph opens, or 0.
+  std::uint32_t lead_bom_line_ = 0; ///< The same, before the parse's first token (the line of "more than one graph").
+  bool any_token_ = false;          ///< finish() has made a token in this parse.
   std::uint32_t sd_ = 0;
   std::string suffix_;
   std::size_t close_end_ = 0;
