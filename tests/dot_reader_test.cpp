@@ -334,6 +334,20 @@ TEST(DotReader, ErrorsWithNoGraphOpenNameTheLineOfTheFirstByteOrderMark) {
   EXPECT_EQ(error_line("digraph {\n a " + bom + "\n\n = }"), 4u);
 }
 
+/// An edge found again by its key (or its pair, strict) takes a later
+/// statement's attributes, but an error in them names the line the edge was
+/// created on: cgraph reports no attribute update for it (found by
+/// fuzz_dot_reader_diff).
+TEST(DotReader, AttributeErrorOnAnEdgeFoundAgainNamesItsCreationLine) {
+  EXPECT_EQ(error_line("digraph {\n a -> b [key=k]\n a -> b [key=k, kind=anti]\n\n a -> b [key=k, kind=bogus]\n}"),
+            2u);
+  EXPECT_EQ(error_line("strict digraph {\n a -> b [kind=anti]\n a -> b [flags=bogus]\n}"), 2u);
+  EXPECT_EQ(error_line("digraph {\n a -> b [key=k]\n a -> b [key=j, kind=bogus]\n}"), 3u); // a new edge
+  const InputGraph g = ok("digraph {\n a -> b [key=k]\n a -> b [key=k, kind=anti]\n}");
+  ASSERT_EQ(g.edges.size(), 1u);
+  EXPECT_EQ(g.edges[0].kinds, KindSet(Kind::Anti)); // the value is still taken
+}
+
 TEST(DotReader, NulByteIsRejected) {
   std::string t = "digraph {\n a\n}";
   t[8] = '\0';

@@ -1658,6 +1658,10 @@ private:
     } else if (strict_) {
       if (std::uint32_t* hit = pair_edge_.find(pair_key(t, h))) e = *hit;
     }
+    // An edge found again (by its key, or the pair in a strict graph) takes
+    // the statement's attributes without their line: cgraph reports no update
+    // for it, so an error in them names the line the edge was created on.
+    const std::uint32_t line = e == kNone ? last_line_ : 0;
     if (e == kNone) {
       if (strict_ && pair_edge_.find(pair_key(t, h))) return; // a second edge in a strict graph
       e = static_cast<std::uint32_t>(edges_.size());
@@ -1665,16 +1669,17 @@ private:
       if (strict_) pair_edge_.insert(pair_key(t, h), e);
       if (key != kNone) keyed_.emplace(KeyedEdge{t, h, key}, e);
     }
-    if (tport != kNone) edge_set(e, declare(kEdge, tailport_), tport);
-    if (hport != kNone) edge_set(e, declare(kEdge, headport_), hport);
+    if (tport != kNone) edge_set(e, declare(kEdge, tailport_), tport, line);
+    if (hport != kNone) edge_set(e, declare(kEdge, headport_), hport, line);
     for (const auto& [k, v] : top().attrs) {
       const std::uint32_t s = find_sym(kEdge, k);
       if (s == kNone) continue; // key
-      edge_set(e, s, v);
+      edge_set(e, s, v, line);
     }
   }
-  void edge_set(std::uint32_t e, std::uint32_t s, std::uint32_t v) {
-    edge_sets_.push_back(SetRec{e, s, v, last_line_});
+  /// \p line 0: no line of its own (resolve() keeps the one before).
+  void edge_set(std::uint32_t e, std::uint32_t s, std::uint32_t v, std::uint32_t line) {
+    edge_sets_.push_back(SetRec{e, s, v, line});
   }
 
   // ------------------------------------------------------------ after the graph
