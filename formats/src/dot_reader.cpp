@@ -836,8 +836,8 @@ private:
 
   /// Line of an error cgraph reports with no graph open: the first token of
   /// the parse, or the one after a leading `strict`; but the line of the
-  /// parse's first byte-order mark standing alone, if one was skipped
-  /// (measured on cgraph 2.42: corpus/fuzz_dot_reader_diff/regress-bom-*).
+  /// parse's first byte-order mark standing alone, if one was skipped before
+  /// the graph opened (measured on cgraph 2.42: corpus/fuzz_dot_reader_diff/regress-bom-*).
   std::uint32_t no_graph_line(bool* at_end) const {
     *at_end = first_tok_.kind == Tok::Eof && !first_tok_.at_marker;
     if (*at_end) return end_line(first_tok_);
