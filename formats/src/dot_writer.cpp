@@ -308,9 +308,10 @@ void write_subgraph(Buffer& out, const Graph& g, const Subgraph& s, int depth,
   out += "}\n";
 }
 
-/// A port spelled back onto its endpoint: \p name, then `:"port"`.
-void append_endpoint(Buffer& out, std::string_view name, const std::string* port) {
-  append_id(out, name);
+/// A port spelled back onto its endpoint: \p id (the node's id as
+/// append_id() writes it), then `:"port"`.
+void append_endpoint(Buffer& out, std::string_view id, const std::string* port) {
+  out += id;
   if (port) {
     out += ':';
     append_value(out, *port);
@@ -417,10 +418,22 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
   if (!sorted && g.num_engines == 0)
     std::stable_sort(order.begin(), order.end(),
                      [&](NodeId a, NodeId b) { return g.nodes[a].input_index < g.nodes[b].input_index; });
+  // Every node's id as written, once, into one buffer: node statements and
+  // both ends of every edge copy it from there (a compact array, where the
+  // Node records are large and the quoting check is a look per byte).
+  Buffer ids(12 * g.nodes.size() + 64);
+  std::vector<std::size_t> id_at(g.nodes.size() + 1);
+  for (NodeId v = 0; v < g.nodes.size(); ++v) {
+    id_at[v] = ids.size();
+    append_id(ids, g.nodes[v].name);
+  }
+  id_at[g.nodes.size()] = ids.size();
+  const auto id_of = [&](NodeId v) { return ids.view(id_at[v], id_at[v + 1] - id_at[v]); };
+
   for (NodeId v : order) {
     const Node& n = g.nodes[v];
     out += "  ";
-    append_id(out, n.name);
+    out += id_of(v);
     AttrWriter w(out);
     for (const auto& [k, val] : n.attrs)
       if (!is_node_model_key(k)) w.add(k, val);
@@ -444,9 +457,9 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
     // other attributes and the ports.
     for (const EdgePart& part : parts_to_write(*e)) {
       out += "  ";
-      append_endpoint(out, g.nodes[e->src].name, part.first ? tport : nullptr);
+      append_endpoint(out, id_of(e->src), part.first ? tport : nullptr);
       out += " -> ";
-      append_endpoint(out, g.nodes[e->dst].name, part.first ? hport : nullptr);
+      append_endpoint(out, id_of(e->dst), part.first ? hport : nullptr);
       AttrWriter w(out);
       if (part.first)
         for (const auto& [k, v] : e->attrs)
