@@ -58,11 +58,15 @@ void tune_allocator(char** /*argv*/) {} // done before main()
 /// the 10^6-instruction matmul keeps its peak. Tunables are read only at
 /// start-up, so the process runs itself again once with them set (about 2 ms).
 /// Nothing is done when GLIBC_TUNABLES is already set (the user's choice, or
-/// the second start) or DEPREDUCE_MALLOC_TUNING=0, and a failed exec changes nothing.
+/// the second start), DEPREDUCE_MALLOC_TUNING=0 or under valgrind, and a
+/// failed exec changes nothing.
 void tune_allocator(char** argv) {
 #if defined(__GLIBC__) && defined(__linux__)
   if (std::getenv("GLIBC_TUNABLES")) return;
   if (const char* off = std::getenv("DEPREDUCE_MALLOC_TUNING"); off && std::string(off) == "0") return;
+  // Under valgrind /proc/self/exe is valgrind's tool, which refuses to be
+  // run directly; its preloaded core marks such a process.
+  if (const char* pre = std::getenv("LD_PRELOAD"); pre && std::strstr(pre, "vgpreload")) return;
   if (::setenv("GLIBC_TUNABLES",
                "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456",
                0) != 0)
