@@ -15,6 +15,10 @@
 //===----------------------------------------------------------------------===//
 #include <benchmark/benchmark.h>
 
+#if defined(DEPREDUCE_BENCH_CLI_ALLOCATOR)
+#include "allocator.hpp"
+#endif
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -135,4 +139,13 @@ BENCHMARK(BM_ReadWfJsonNlohmann)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+#if defined(DEPREDUCE_BENCH_CLI_ALLOCATOR)
+  depreduce::cli::tune_allocator(argv); // the allocator the CLI runs with
+#endif
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

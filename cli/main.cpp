@@ -10,10 +10,8 @@
 #include <cstdlib>
 #include <unistd.h>
 
-#if defined(DEPREDUCE_WITH_MIMALLOC)
-#include <mimalloc.h>
-#endif
 
+#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/error.hpp"
 
@@ -21,63 +19,6 @@ namespace depreduce::cli {
 int exit_code = kExitOk;
 
 namespace {
-
-#if defined(DEPREDUCE_WITH_MIMALLOC)
-/// The allocator, set up for a short process that builds large arrays at
-/// once. The CLI is linked with mimalloc (cli/CMakeLists.txt); it is told to
-/// back its segments with transparent huge pages (mi_option_large_os_pages:
-/// MADV_HUGEPAGE where no explicit huge pages are reserved). Against glibc
-/// tuned as below, on the 20,000-node DAG it faults in fewer pages with no
-/// second start, and on the 10^6-instruction matmul it keeps a lower peak
-/// (docs/performance.md "Allocator").
-/// The option must be set before mimalloc's first segment (32 MiB, where a
-/// small graph's whole heap fits) is mapped, i.e. before any library's
-/// initialiser allocates: so from the executable's .preinit_array, which the
-/// dynamic loader runs first, and without allocating. A user's
-/// MIMALLOC_LARGE_OS_PAGES is left to mimalloc, and DEPREDUCE_MALLOC_TUNING=0
-/// leaves its defaults.
-void tune_allocator_early(int /*argc*/, char** /*argv*/, char** envp) {
-  for (char** e = envp; e && *e; ++e) {
-    if (std::strncmp(*e, "MIMALLOC_LARGE_OS_PAGES=", 24) == 0) return;
-    if (std::strcmp(*e, "DEPREDUCE_MALLOC_TUNING=0") == 0) return;
-  }
-  mi_option_set(mi_option_large_os_pages, 1);
-}
-[[gnu::section(".preinit_array"), gnu::used]] void (*const preinit_tune_allocator)(int, char**, char**) =
-    &tune_allocator_early;
-void tune_allocator(char** /*argv*/) {} // done before main()
-#else
-/// glibc's allocator tuned for a short process that builds large arrays at
-/// once (used when the CLI is built without mimalloc: DEPREDUCE_CLI_MIMALLOC
-/// OFF, the package missing, or a sanitizer build): transparent huge pages
-/// for what malloc maps (hugetlb=1), large
-/// blocks from the heap rather than from mmap of their own (mmap_threshold
-/// 32 MiB, the most glibc allows) and a freed heap kept for reuse (trim
-/// threshold 256 MiB). On the 20,000-node DAG this cut the page faults of
-/// `reduce` from 9,000 to 350 and its CPU time by a third (docs/performance.md);
-/// the 10^6-instruction matmul keeps its peak. Tunables are read only at
-/// start-up, so the process runs itself again once with them set (about 2 ms).
-/// Nothing is done when GLIBC_TUNABLES is already set (the user's choice, or
-/// the second start), DEPREDUCE_MALLOC_TUNING=0 or under valgrind, and a
-/// failed exec changes nothing.
-void tune_allocator(char** argv) {
-#if defined(__GLIBC__) && defined(__linux__)
-  if (std::getenv("GLIBC_TUNABLES")) return;
-  if (const char* off = std::getenv("DEPREDUCE_MALLOC_TUNING"); off && std::string(off) == "0") return;
-  // Under valgrind /proc/self/exe is valgrind's tool, which refuses to be
-  // run directly; its preloaded core marks such a process.
-  if (const char* pre = std::getenv("LD_PRELOAD"); pre && std::strstr(pre, "vgpreload")) return;
-  if (::setenv("GLIBC_TUNABLES",
-               "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456",
-               0) != 0)
-    return;
-  ::execv("/proc/self/exe", argv);
-  ::unsetenv("GLIBC_TUNABLES"); // exec failed: run as we are
-#else
-  (void)argv;
-#endif
-}
-#endif
 
 } // namespace
 } // namespace depreduce::cli

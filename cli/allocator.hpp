@@ -1,0 +1,25 @@
+//===- cli/allocator.hpp - the allocator of depreduce's programs -------===//
+///
+/// \file
+/// How the CLI (and the benchmarks that measure it as it runs, bench/io_bench)
+/// set up the process allocator. Built with mimalloc (DEPREDUCE_CLI_MIMALLOC,
+/// libmimalloc-dev), linking cli/allocator.cpp is all it takes: transparent
+/// huge pages are switched on from the executable's .preinit_array, before
+/// any allocation. Without it, tune_allocator() re-runs the program once
+/// with glibc's tunables set. docs/cli.md ("allocator") and
+/// docs/performance.md ("Allocator") say what each measured.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+namespace depreduce::cli {
+
+/// Called first thing in main() with main's argv. With mimalloc: nothing
+/// (done before main). With glibc: execs /proc/self/exe once with
+/// GLIBC_TUNABLES set (hugetlb=1, mmap_threshold 32 MiB, trim_threshold
+/// 256 MiB), unless GLIBC_TUNABLES is already set, DEPREDUCE_MALLOC_TUNING=0,
+/// or the process runs under valgrind; returns only if it did not exec.
+/// Cost: about 1.3-2.3 ms of start-up when it execs. Errors: none (a failed
+/// exec leaves the process as it was).
+void tune_allocator(char** argv);
+
+} // namespace depreduce::cli
