@@ -7,20 +7,12 @@
 
 #include <fmt/core.h>
 
-#include <cstdlib>
-#include <unistd.h>
-
-
 #include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/error.hpp"
 
 namespace depreduce::cli {
 int exit_code = kExitOk;
-
-namespace {
-
-} // namespace
 } // namespace depreduce::cli
 
 int main(int argc, char** argv) {
