@@ -14,6 +14,7 @@
 
 #include "depreduce/error.hpp"
 #include "depreduce/graph.hpp"
+#include "internal.hpp" // formats/src: detail::read_dot_releasing, DotReadTuning
 
 namespace depreduce::formats {
 
@@ -34,6 +35,16 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
     o.problem = e.problem();
   }
   return o;
+}
+
+/// formats::read_dot() with the simple statements scanned ahead of the
+/// parser from the first one (dot_reader.cpp, top_up()), a path the default
+/// takes only once a graph has some 10^5 names: held to cgraph beside the
+/// default on every input.
+inline InputGraph read_dot_scanning_ahead(std::string_view text, const std::string& file) {
+  detail::DotReadTuning from_the_start;
+  from_the_start.lookahead_table_slots = 0;
+  return detail::read_dot_releasing(text, file, {}, {}, from_the_start);
 }
 
 /// Why \p a and \p b differ (same InputGraph, or both rejected on the same

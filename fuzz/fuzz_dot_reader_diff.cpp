@@ -1,8 +1,9 @@
 //===- fuzz/fuzz_dot_reader_diff.cpp - fast DOT reader vs cgraph --------===//
 ///
 /// \file
-/// bytes -> formats::read_dot (the one-pass reader) and
-/// formats::reference::read_dot (Graphviz cgraph). Both must return the same
+/// bytes -> formats::read_dot (the one-pass reader; also with its simple
+/// statements scanned ahead from the first one, read_dot_scanning_ahead())
+/// and formats::reference::read_dot (Graphviz cgraph). They must return the same
 /// InputGraph (==: header, graph attributes, defaults, nodes with their
 /// attributes in order, model fields and lines, edges with attributes and
 /// lines, the subgraph tree), or both must throw InputError on the same
@@ -32,6 +33,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fprintf(stderr, "fuzz_dot_reader_diff: %s\n--- input (%zu bytes)\n%.*s\n--- fast\n%s--- reference (cgraph)\n%s",
                  why->c_str(), size, static_cast<int>(size < 4096 ? size : 4096), text.data(),
                  depreduce::formats::describe(fast).c_str(), depreduce::formats::describe(ref).c_str());
+    std::abort();
+  }
+  // The same with the simple statements scanned ahead from the first one.
+  const depreduce::formats::ReaderOutcome ahead = depreduce::formats::outcome_of(
+      [&] { return depreduce::formats::read_dot_scanning_ahead(text, "in.dot"); });
+  if (auto why = depreduce::formats::mismatch(ahead, ref)) {
+    std::fprintf(stderr, "fuzz_dot_reader_diff (scanning ahead): %s\n--- input (%zu bytes)\n%.*s\n--- fast, scanning ahead\n%s--- reference (cgraph)\n%s",
+                 why->c_str(), size, static_cast<int>(size < 4096 ? size : 4096), text.data(),
+                 depreduce::formats::describe(ahead).c_str(), depreduce::formats::describe(ref).c_str());
     std::abort();
   }
   return 0;

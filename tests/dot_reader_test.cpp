@@ -24,12 +24,17 @@ std::filesystem::path source_dir() {
   return d ? d : ".";
 }
 
-/// Reads \p text with both readers, requires them to agree, returns the fast one.
+/// Reads \p text with both readers (the fast one also scanning ahead from
+/// the first statement), requires them to agree, returns the fast one.
 ReaderOutcome both(const std::string& text) {
   ReaderOutcome fast = outcome_of([&] { return read_dot(text, "t.dot"); });
+  ReaderOutcome ahead = outcome_of([&] { return read_dot_scanning_ahead(text, "t.dot"); });
   ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
   auto why = mismatch(fast, ref);
   EXPECT_FALSE(why) << *why << "\n--- input\n" << text << "\n--- fast\n" << describe(fast) << "--- cgraph\n" << describe(ref);
+  auto why_ahead = mismatch(ahead, ref);
+  EXPECT_FALSE(why_ahead) << "scanning ahead: " << *why_ahead << "\n--- input\n" << text << "\n--- fast\n"
+                          << describe(ahead) << "--- cgraph\n" << describe(ref);
   return fast;
 }
 
@@ -52,9 +57,12 @@ TEST(DotReaderCorpus, EveryRealDotFileReadsTheSameWithBothReaders) {
     if (ext != ".dot" && ext != ".gv") continue;
     const std::string text = read_file(entry.path().string());
     ReaderOutcome fast = outcome_of([&] { return read_dot(text, entry.path().string()); });
+    ReaderOutcome ahead = outcome_of([&] { return read_dot_scanning_ahead(text, entry.path().string()); });
     ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, entry.path().string()); });
     auto why = mismatch(fast, ref);
     EXPECT_FALSE(why) << entry.path() << ": " << *why;
+    auto why_ahead = mismatch(ahead, ref);
+    EXPECT_FALSE(why_ahead) << entry.path() << ": scanning ahead: " << *why_ahead;
     EXPECT_TRUE(fast.ok) << entry.path() << ": " << fast.problem;
     ++files;
   }
@@ -67,9 +75,13 @@ TEST(DotReaderCorpus, EverySeedOfTheDiffFuzzerReadsTheSame) {
     const std::string text = read_file(entry.path().string());
     if (text.size() > (1u << 20)) continue;
     ReaderOutcome fast = outcome_of([&] { return read_dot(text, "in.dot"); });
+    ReaderOutcome ahead = outcome_of([&] { return read_dot_scanning_ahead(text, "in.dot"); });
     ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "in.dot"); });
     auto why = mismatch(fast, ref);
     EXPECT_FALSE(why) << entry.path() << ": " << *why << "\n--- fast\n" << describe(fast) << "--- cgraph\n" << describe(ref);
+    auto why_ahead = mismatch(ahead, ref);
+    EXPECT_FALSE(why_ahead) << entry.path() << ": scanning ahead: " << *why_ahead << "\n--- fast\n" << describe(ahead)
+                            << "--- cgraph\n" << describe(ref);
     ++files;
   }
   EXPECT_GE(files, 400u);

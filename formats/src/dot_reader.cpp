@@ -127,6 +127,17 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
   return std::memcmp(a, b, n) == 0;
 }
 
+/// Asks for the cache line at \p p (a hint: never faults). GCC 12 drops a
+/// __builtin_prefetch of these addresses (measured: none was left in the
+/// object), so on x86 it is the instruction itself.
+inline void prefetch_line(const void* p) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p);
+#endif
+}
+
 // ---------------------------------------------------------------- byte ranges
 
 /// Reads 1 to 19 decimal digits at \p p into \p v (19 cannot overflow);
@@ -195,9 +206,10 @@ public:
   }
 
   /// The id of \p s; \p copy when \p s does not outlive the reader.
-  std::uint32_t intern(std::string_view s, bool copy) {
+  std::uint32_t intern(std::string_view s, bool copy) { return intern_hashed(s, hash_bytes(s.data(), s.size()), copy); }
+  /// intern() with \p h = hash_bytes(s) computed already (FastDotReader::top_up()).
+  std::uint32_t intern_hashed(std::string_view s, std::uint64_t h, bool copy) {
     if (s.empty()) s = std::string_view(kEmpty, 0); // never a null pointer
-    const std::uint64_t h = hash_bytes(s.data(), s.size());
     const std::uint32_t h32 = static_cast<std::uint32_t>(h >> 32);
     // Generated graphs name recent nodes again soon: a small direct-mapped
     // cache of (tag, id) in front of the table, whose entries are then
@@ -261,6 +273,13 @@ public:
     std::size_t r = kRecentMin;
     while (r < kRecent && r < n) r *= 2;
     if (r > recent_.size()) recent_.assign(r, Recent{0, kNoId});
+  }
+  /// The table's size (a power of 2; it doubles at half full).
+  std::size_t table_slots() const { return table_.size(); }
+  /// Asks the cache for where intern_hashed(s, \p h) will look first.
+  void prefetch(std::uint64_t h) const {
+    prefetch_line(&recent_[(h >> 17) & (recent_.size() - 1)]);
+    prefetch_line(&table_[static_cast<std::size_t>(h) & (table_.size() - 1)]);
   }
   std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
   Entry& operator[](std::uint32_t id) { return entries_[id]; }
@@ -467,6 +486,187 @@ struct Level {
     attrs.clear();
     subg = kNone;
   }
+};
+
+// ---------------------------------------------------------------- simple statements
+//
+// Almost every statement of a generated graph is `ID (-> ID)* [attr list]* ;?`
+// with plain IDs. SimpleScanner::scan() reads the shape of such a statement
+// straight from the bytes (a pure function of the text and the position: no
+// parser state), and FastDotReader::apply_simple() then performs exactly the
+// actions parse_stmt() would, in the same order and with the same lines.
+// Anything else (ports, node lists, subgraphs, `=`, `+`, HTML strings,
+// escapes or newlines in strings, comments, keywords, numbers the scanner
+// would split, `--`, the end of the input) makes scan() return false, and
+// parse_stmt() reads the statement the general way. Because scan() needs
+// nothing but the bytes, the reader scans a few statements ahead of the
+// parser and prefetches what their names will look up
+// (FastDotReader::top_up()). The readers' differential fuzzer and
+// tests/dot_reader_test.cpp hold both paths to cgraph.
+
+/// One ID of a simple statement: its text (inside the quotes) and line.
+struct SimpleId { // no initialisers: arrays of them live on the stack
+  std::size_t b, e; ///< The text (inside the quotes).
+  std::uint32_t line;
+};
+/// What scan() found besides the IDs: `ids[0..hops]` are the nodes,
+/// `ids[hops + 1 + 2k]` / `ids[hops + 2 + 2k]` the k-th attribute's name and
+/// value.
+struct SimpleShape {
+  std::uint32_t hops, nattrs;
+  std::uint32_t close_line; ///< Line of the last attribute list's ']' (0: none).
+  std::uint32_t end_line;   ///< Line at `end`.
+  std::uint32_t semi_line;  ///< Line of the ';' (0: none).
+  std::size_t end;          ///< One past the statement (after its ';', if any).
+};
+constexpr std::uint32_t kSimpleMaxHops = 64;
+constexpr std::uint32_t kSimpleMaxAttrs = 64;
+constexpr std::uint32_t kSimpleMaxIds = kSimpleMaxHops + 1 + 2 * kSimpleMaxAttrs;
+
+/// The scan half of a simple statement, over a text it does not own.
+class SimpleScanner {
+public:
+  explicit SimpleScanner(std::string_view text) : t_(text.data()), n_(text.size()) {}
+
+  /// Reads a simple statement at \p pos (on line \p line) into \p ids (room
+  /// for kSimpleMaxIds) and \p shape. False if the statement there is not a
+  /// simple one; \p ids and \p shape are then unspecified. Never reads the
+  /// parser's state: only the text. Cost: O(statement length).
+  [[gnu::always_inline]] bool scan(std::size_t pos, std::uint32_t line, SimpleId* ids, SimpleShape& shape) const {
+    std::uint32_t hops = 0, nattrs = 0;
+    std::size_t i = simple_space(pos, line);
+    i = simple_id(i, line, ids[0]);
+    if (!i) return false;
+    i = simple_space(i, line);
+    // Edge operators and their targets.
+    while (i + 1 < n_ && t_[i] == '-' && t_[i + 1] == '>') {
+      if (hops == kSimpleMaxHops) return false;
+      i = simple_space(i + 2, line);
+      i = simple_id(i, line, ids[++hops]);
+      if (!i) return false;
+      i = simple_space(i, line);
+    }
+    // Attribute lists.
+    SimpleId* attrs = ids + hops + 1;
+    std::uint32_t close_line = 0;
+    while (i < n_ && t_[i] == '[') {
+      i = simple_space(i + 1, line);
+      while (i < n_ && t_[i] != ']') {
+        if (nattrs == kSimpleMaxAttrs) return false;
+        SimpleId& k = attrs[2 * nattrs];
+        SimpleId& v = attrs[2 * nattrs + 1];
+        i = simple_id(i, line, k);
+        if (!i) return false;
+        i = simple_space(i, line);
+        if (i >= n_ || t_[i] != '=') return false;
+        i = simple_space(i + 1, line);
+        i = simple_id(i, line, v);
+        if (!i) return false;
+        i = simple_space(i, line);
+        if (i < n_ && (t_[i] == ',' || t_[i] == ';')) i = simple_space(i + 1, line);
+        ++nattrs;
+      }
+      if (i >= n_) return false;
+      close_line = line;
+      i = simple_space(i + 1, line);
+    }
+    // The end: an optional ';', and nothing that would continue the statement.
+    std::size_t end = i;
+    std::uint32_t end_line = line, semi_line = 0;
+    if (i < n_ && t_[i] == ';') {
+      semi_line = line;
+      end = i + 1;
+      i = simple_space(i + 1, line);
+    } else if (i >= n_ || continues_unsimply(t_[i])) {
+      return false;
+    }
+    if (i >= n_) return false;
+    shape = SimpleShape{hops, nattrs, close_line, end_line, semi_line, end};
+    return true;
+  }
+
+private:
+  /// Byte classes: bit 0 white space (' ', '\t', '\r', '\n'), bit 1 ends the
+  /// inside of a plain quoted string ('"', '\\', '\n'), bit 2 continues an
+  /// identifier (letters, '_', bytes >= 0x80, digits).
+  static constexpr std::array<std::uint8_t, 256> kSimpleClass = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned char c : {' ', '\t', '\r', '\n'}) t[c] |= 1;
+    for (unsigned char c : {'"', '\\', '\n'}) t[c] |= 2;
+    for (int c = 0; c < 256; ++c)
+      if (is_letter(static_cast<unsigned char>(c)) || is_digit(static_cast<unsigned char>(c))) t[c] |= 4;
+    return t;
+  }();
+  [[gnu::always_inline]] std::uint8_t byte_class(std::size_t i) const { return kSimpleClass[static_cast<unsigned char>(t_[i])]; }
+
+  /// The first position at or after \p j holding '"', '\\' or '\n' (the end
+  /// of a plain quoted string's inside), or n_. Quoted names and values are
+  /// most of a generated graph's bytes: 16 at a time where SSE2 is there.
+  [[gnu::always_inline]] std::size_t plain_quoted_end(std::size_t j) const {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), newline = _mm_set1_epi8('\n');
+    for (; j + 16 <= n_; j += 16) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t_ + j));
+      const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+                                       _mm_cmpeq_epi8(x, newline));
+      if (const unsigned bits = static_cast<unsigned>(_mm_movemask_epi8(hit))) return j + static_cast<unsigned>(__builtin_ctz(bits));
+    }
+#endif
+    while (j < n_ && !(byte_class(j) & 2)) ++j;
+    return j;
+  }
+
+  /// Skips ' ', '\t', '\r' and '\n' from \p i (counting lines into \p line).
+  [[gnu::always_inline]] std::size_t simple_space(std::size_t i, std::uint32_t& line) const {
+    while (i < n_ && (byte_class(i) & 1)) {
+      line += t_[i] == '\n';
+      ++i;
+    }
+    return i;
+  }
+
+  /// Reads a plain ID at \p i: a quoted string without backslash or newline,
+  /// an identifier that is not a keyword, or digits the scanner keeps whole.
+  /// Returns the position after it, or 0 (not simple).
+  [[gnu::always_inline]] std::size_t simple_id(std::size_t i, std::uint32_t line, SimpleId& out) const {
+    if (i >= n_) return 0;
+    const unsigned char c = static_cast<unsigned char>(t_[i]);
+    if (c == '"') {
+      const std::size_t j = plain_quoted_end(i + 1);
+      if (j >= n_ || t_[j] != '"') return 0;
+      out = SimpleId{i + 1, j, line};
+      return j + 1;
+    }
+    if (is_letter(c)) {
+      std::size_t j = i + 1;
+      while (j < n_ && (byte_class(j) & 4)) ++j;
+      std::string_view w(t_ + i, j - i);
+      if (w.size() <= 8 && (keyword_is(w, "node") || keyword_is(w, "edge") || keyword_is(w, "graph") ||
+                            keyword_is(w, "digraph") || keyword_is(w, "strict") || keyword_is(w, "subgraph")))
+        return 0;
+      if (w.size() >= 3 && w.substr(0, 3) == "\xEF\xBB\xBF") return 0; // the scanner may skip a byte-order mark
+      out = SimpleId{i, j, line};
+      return j;
+    }
+    if (is_digit(c)) {
+      std::size_t j = i + 1;
+      while (j < n_ && is_digit(static_cast<unsigned char>(t_[j]))) ++j;
+      if (j < n_ && (t_[j] == '.' || is_letter(static_cast<unsigned char>(t_[j])))) return 0;
+      out = SimpleId{i, j, line};
+      return j;
+    }
+    return 0;
+  }
+
+  /// True if \p c, after an ID, could continue the statement in a way scan()
+  /// does not read (or hides what follows: a comment).
+  static bool continues_unsimply(char c) {
+    return c == '-' || c == ':' || c == ',' || c == '=' || c == '+' || c == '/' || c == '#' || c == '.' ||
+           c == '[' || c == '@' || c == '\xEF'; // '\xEF': a byte-order mark, blank to the scanner, may follow
+  }
+
+  const char* t_;
+  std::size_t n_;
 };
 
 /// Thrown by the scanner when an HTML string follows appended values.
@@ -1008,161 +1208,99 @@ private:
   }
 
   // ------------------------------------------------------------ the common statement, in one pass
-  //
-  // Almost every statement of a generated graph is `ID (-> ID)* [attr list]* ;?`
-  // with plain IDs. simple_stmt() reads such a statement straight from the
-  // bytes, with no Token per piece and no parser-stack bookkeeping, and then
-  // performs exactly the actions parse_stmt() would, in the same order and
-  // with the same lines. Anything else (ports, node lists, subgraphs, `=`,
-  // `+`, HTML strings, escapes or newlines in strings, comments, keywords,
-  // numbers the scanner would split, `--`, the end of the input) makes it
-  // return false having changed nothing, and parse_stmt() reads the
-  // statement the general way. The readers' differential fuzzer and
-  // tests/dot_reader_test.cpp hold both paths to cgraph.
+  // (SimpleScanner above: the shape; apply_simple(): the actions.)
 
-  /// One ID of a simple statement: interned text (a view into the input) and its line.
-  struct SimpleId { // no initialisers: simple_stmt() keeps arrays of them on the stack
-    std::size_t b, e; ///< The text (inside the quotes).
-    std::uint32_t line;
+  /// A simple statement scanned ahead of the parser (top_up()).
+  struct Ahead {
+    std::size_t start;        ///< pos_ before the statement.
+    std::uint32_t start_line; ///< line_ there.
+    SimpleShape shape;
+    SimpleId ids[kSimpleMaxIds];
+    std::uint64_t hash[kSimpleMaxIds]; ///< hash_bytes() of each ID that apply_simple() may intern.
   };
-  static constexpr std::uint32_t kSimpleMaxHops = 64;
-  static constexpr std::uint32_t kSimpleMaxAttrs = 64;
 
-  /// Byte classes of simple_stmt(): bit 0 white space (' ', '\t', '\r',
-  /// '\n'), bit 1 ends the inside of a plain quoted string ('"', '\\',
-  /// '\n'), bit 2 continues an identifier (letters, '_', bytes >= 0x80,
-  /// digits).
-  static constexpr std::array<std::uint8_t, 256> kSimpleClass = [] {
-    std::array<std::uint8_t, 256> t{};
-    for (unsigned char c : {' ', '\t', '\r', '\n'}) t[c] |= 1;
-    for (unsigned char c : {'"', '\\', '\n'}) t[c] |= 2;
-    for (int c = 0; c < 256; ++c)
-      if (is_letter(static_cast<unsigned char>(c)) || is_digit(static_cast<unsigned char>(c))) t[c] |= 4;
-    return t;
-  }();
-  [[gnu::always_inline]] std::uint8_t byte_class(std::size_t i) const { return kSimpleClass[static_cast<unsigned char>(t_[i])]; }
-
-  /// The first position at or after \p j holding '"', '\\' or '\n' (the end
-  /// of a plain quoted string's inside), or n_. Quoted names and values are
-  /// most of a generated graph's bytes: 16 at a time where SSE2 is there.
-  [[gnu::always_inline]] std::size_t plain_quoted_end(std::size_t j) const {
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), newline = _mm_set1_epi8('\n');
-    for (; j + 16 <= n_; j += 16) {
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t_.data() + j));
-      const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
-                                       _mm_cmpeq_epi8(x, newline));
-      if (const unsigned bits = static_cast<unsigned>(_mm_movemask_epi8(hit))) return j + static_cast<unsigned>(__builtin_ctz(bits));
-    }
-#endif
-    while (j < n_ && !(byte_class(j) & 2)) ++j;
-    return j;
-  }
-
-  /// Skips ' ', '\t', '\r' and '\n' from \p i (counting lines into \p line).
-  [[gnu::always_inline]] std::size_t simple_space(std::size_t i, std::uint32_t& line) const {
-    while (i < n_ && (byte_class(i) & 1)) {
-      line += t_[i] == '\n';
-      ++i;
-    }
-    return i;
-  }
-
-  /// Reads a plain ID at \p i: a quoted string without backslash or newline,
-  /// an identifier that is not a keyword, or digits the scanner keeps whole.
-  /// Returns the position after it, or 0 (not simple).
-  [[gnu::always_inline]] std::size_t simple_id(std::size_t i, std::uint32_t line, SimpleId& out) const {
-    if (i >= n_) return 0;
-    const unsigned char c = static_cast<unsigned char>(t_[i]);
-    if (c == '"') {
-      const std::size_t j = plain_quoted_end(i + 1);
-      if (j >= n_ || t_[j] != '"') return 0;
-      out = SimpleId{i + 1, j, line};
-      return j + 1;
-    }
-    if (is_letter(c)) {
-      std::size_t j = i + 1;
-      while (j < n_ && (byte_class(j) & 4)) ++j;
-      std::string_view w(t_.data() + i, j - i);
-      if (w.size() <= 8 && (keyword_is(w, "node") || keyword_is(w, "edge") || keyword_is(w, "graph") ||
-                            keyword_is(w, "digraph") || keyword_is(w, "strict") || keyword_is(w, "subgraph")))
-        return 0;
-      if (w.size() >= 3 && w.substr(0, 3) == "\xEF\xBB\xBF") return 0; // the scanner may skip a byte-order mark
-      out = SimpleId{i, j, line};
-      return j;
-    }
-    if (is_digit(c)) {
-      std::size_t j = i + 1;
-      while (j < n_ && is_digit(static_cast<unsigned char>(t_[j]))) ++j;
-      if (j < n_ && (t_[j] == '.' || is_letter(static_cast<unsigned char>(t_[j])))) return 0;
-      out = SimpleId{i, j, line};
-      return j;
-    }
-    return 0;
-  }
-
-  /// True if \p c, after an ID, could continue the statement in a way
-  /// simple_stmt() does not read (or hides what follows: a comment).
-  static bool continues_unsimply(char c) {
-    return c == '-' || c == ':' || c == ',' || c == '=' || c == '+' || c == '/' || c == '#' || c == '.' ||
-           c == '[' || c == '@' || c == '\xEF'; // '\xEF': a byte-order mark, blank to the scanner, may follow
-  }
-
-  /// See above. Called between statements with no token peeked; returns
-  /// true if it read a whole statement (the stmt state left on the stack, as
-  /// parse_stmt() leaves it), false having changed nothing.
+  /// Called between statements with no token peeked; returns true if it
+  /// read a whole simple statement (the stmt state left on the stack, as
+  /// parse_stmt() leaves it), false having changed nothing. Once the
+  /// interner's table is large, statements are scanned ahead (Ahead below,
+  /// top_up()).
   bool simple_stmt() {
     if (graph_type_ != Tok::Digraph) return false;
-    SimpleId ids[kSimpleMaxHops + 1];
-    SimpleId attrs[2 * kSimpleMaxAttrs];
-    std::uint32_t hops = 0, nattrs = 0;
-    std::uint32_t line = line_;
-    std::size_t i = simple_space(pos_, line);
-    i = simple_id(i, line, ids[0]);
-    if (!i) return false;
-    i = simple_space(i, line);
-    // Edge operators and their targets.
-    while (i + 1 < n_ && t_[i] == '-' && t_[i + 1] == '>') {
-      if (hops == kSimpleMaxHops) return false;
-      i = simple_space(i + 2, line);
-      i = simple_id(i, line, ids[++hops]);
-      if (!i) return false;
-      i = simple_space(i, line);
+    if (strs_.table_slots() >= lookahead_from_) return simple_stmt_ahead();
+    // The interner's table fits the caches: nothing to hide, so no scanning
+    // ahead (its bookkeeping would cost more than it saves).
+    SimpleId ids[kSimpleMaxIds];
+    SimpleShape shape;
+    return scanner_.scan(pos_, line_, ids, shape) && apply_simple(ids, shape, nullptr);
+  }
+  /// simple_stmt() with the statements scanned ahead.
+  [[gnu::noinline]] bool simple_stmt_ahead() {
+    if (!ahead_count_ || ahead_[ahead_head_].start != pos_ || ahead_[ahead_head_].start_line != line_) {
+      if (!ahead_) ahead_ = std::make_unique<Ahead[]>(kLookahead);
+      ahead_head_ = 0;
+      ahead_count_ = 0;
+      ahead_stopped_ = false;
+      ahead_next_ = pos_;
+      ahead_next_line_ = line_;
+      top_up();
+      if (!ahead_count_) return false; // not a simple statement
     }
-    // Attribute lists.
-    std::uint32_t close_line = 0;
-    while (i < n_ && t_[i] == '[') {
-      i = simple_space(i + 1, line);
-      while (i < n_ && t_[i] != ']') {
-        if (nattrs == kSimpleMaxAttrs) return false;
-        SimpleId& k = attrs[2 * nattrs];
-        SimpleId& v = attrs[2 * nattrs + 1];
-        i = simple_id(i, line, k);
-        if (!i) return false;
-        i = simple_space(i, line);
-        if (i >= n_ || t_[i] != '=') return false;
-        i = simple_space(i + 1, line);
-        i = simple_id(i, line, v);
-        if (!i) return false;
-        i = simple_space(i, line);
-        if (i < n_ && (t_[i] == ',' || t_[i] == ';')) i = simple_space(i + 1, line);
-        ++nattrs;
+    const Ahead& a = ahead_[ahead_head_];
+    if (!apply_simple(a.ids, a.shape, a.hash)) return false; // the next call starts a new run
+    ahead_head_ = (ahead_head_ + 1) % kLookahead;
+    --ahead_count_;
+    top_up();
+    return true;
+  }
+
+  /// Scans statements after the last one scanned until kLookahead are
+  /// ahead of the parser or one is not simple. Each one's names are hashed
+  /// and their interner slots prefetched: with 10^6 names every lookup
+  /// misses the caches, and this way the misses of the next statements
+  /// overlap the work on this one.
+  [[gnu::noinline]] void top_up() {
+    while (ahead_count_ < kLookahead && !ahead_stopped_) {
+      Ahead& a = ahead_[(ahead_head_ + ahead_count_) % kLookahead];
+      if (!scanner_.scan(ahead_next_, ahead_next_line_, a.ids, a.shape)) {
+        ahead_stopped_ = true;
+        return;
       }
-      if (i >= n_) return false;
-      close_line = line;
-      i = simple_space(i + 1, line);
+      a.start = ahead_next_;
+      a.start_line = ahead_next_line_;
+      ahead_next_ = a.shape.end;
+      ahead_next_line_ = a.shape.end_line;
+      // Names, keys, and the values apply_simple() interns (16 bytes or
+      // fewer; it may append longer ones, which need no hash).
+      const std::uint32_t count = a.shape.hops + 1 + 2 * a.shape.nattrs;
+      for (std::uint32_t k = 0; k < count; ++k) {
+        const SimpleId& id = a.ids[k];
+        if (k > a.shape.hops && ((k - a.shape.hops - 1) & 1) && id.e - id.b > 16) continue;
+        a.hash[k] = hash_bytes(t_.data() + id.b, id.e - id.b);
+        strs_.prefetch(a.hash[k]);
+      }
+      ++ahead_count_;
     }
-    // The end: an optional ';', and nothing that would continue the statement.
-    std::size_t end = i;
-    std::uint32_t end_line = line, semi_line = 0;
-    if (i < n_ && t_[i] == ';') {
-      semi_line = line;
-      end = i + 1;
-      i = simple_space(i + 1, line);
-    } else if (i >= n_ || continues_unsimply(t_[i])) {
-      return false;
-    }
-    if (i >= n_) return false;
+  }
+
+  /// The interned id of a simple statement's ID \p k, with its hash from
+  /// \p hash if given (top_up()).
+  [[gnu::always_inline]] std::uint32_t intern_id(const SimpleId* ids, const std::uint64_t* hash, std::uint32_t k) {
+    const std::string_view w = view(ids[k]);
+    if (!hash) return intern_plain(w, copy_);
+    const std::uint32_t v = strs_.intern_hashed(w, hash[k], copy_);
+    if (graph_open_ && strs_[v].html < 0) strs_[v].html = 0;
+    return v;
+  }
+
+  /// What parse_stmt() does with the simple statement \p shape describes
+  /// (\p ids: its IDs, SimpleShape; \p hash: their hashes, or nullptr),
+  /// starting at pos_ / line_. False, having changed nothing, where the
+  /// parser stack would be exhausted (the general path reports it).
+  [[gnu::always_inline]] bool apply_simple(const SimpleId* ids, const SimpleShape& shape, const std::uint64_t* hash) {
+    const std::uint32_t hops = shape.hops, nattrs = shape.nattrs;
+    const SimpleId* attrs = ids + hops + 1;
+    const std::uint32_t close_line = shape.close_line, end_line = shape.end_line, semi_line = shape.semi_line;
+    const std::size_t end = shape.end;
     if (sd_ + 8 * hops + 16 >= kMaxParserStack) return false; // the general path reports exhaustion
     // What parse_stmt() does with such a statement, in its order: the nodes
     // (created on their own lines), then the attributes, then the edges or
@@ -1178,13 +1316,13 @@ private:
     if (first_name.size() == prev_first_.size() && same_bytes(first_name.data(), prev_first_.data(), first_name.size()))
       first_id = prev_first_id_;
     else
-      first_id = intern_plain(first_name, copy_);
+      first_id = intern_id(ids, hash, 0);
     prev_first_ = first_name;
     prev_first_id_ = first_id;
     node[0] = simple_node(first_id);
     for (std::uint32_t h = 1; h <= hops; ++h) {
       last_line_ = ids[h].line;
-      node[h] = simple_node(intern_plain(view(ids[h]), copy_));
+      node[h] = simple_node(intern_id(ids, hash, h));
     }
     // Values are looked up by nothing but `key`, and while no HTML string
     // has been read none can share its text with one: long ones (byte
@@ -1194,13 +1332,14 @@ private:
     // text, which then stays HTML), and an HTML string after an appended
     // value restarts the read (scan_hstring()).
     for (std::uint32_t k = 0; k < nattrs; ++k) {
-      const std::uint32_t name = intern_plain(view(attrs[2 * k]), copy_);
+      const std::uint32_t name = intern_id(ids, hash, hops + 1 + 2 * k);
       const std::string_view value = view(attrs[2 * k + 1]);
       if (no_html_ && !seen_html_ && name != key_ && value.size() > 16) {
         L.attrs.emplace_back(name, strs_.append(value, copy_));
         appended_ = true;
       } else {
-        L.attrs.emplace_back(name, intern_plain(value, copy_));
+        // top_up() hashed values of 16 bytes or fewer only.
+        L.attrs.emplace_back(name, intern_id(ids, value.size() > 16 ? nullptr : hash, hops + 2 + 2 * k));
       }
     }
     if (close_line) last_line_ = close_line;
@@ -1990,6 +2129,8 @@ public:
   /// May simple_stmt() append long attribute values instead of interning
   /// them? False for the second parse and for a read restarted by an HTML string.
   bool allow_append_ = true;
+  /// Scan ahead once the interner's table has this many slots (detail::DotReadTuning).
+  std::size_t lookahead_from_ = detail::DotReadTuning{}.lookahead_table_slots;
 
 private:
   void report() {
@@ -2003,6 +2144,17 @@ private:
   std::string_view t_;
   std::size_t n_;
   const std::string& file_;
+  SimpleScanner scanner_{t_};
+  /// Simple statements scanned ahead of the parser (simple_stmt(), top_up()):
+  /// a ring of kLookahead, ahead_count_ of them from ahead_head_; the next
+  /// scan starts at ahead_next_ unless ahead_stopped_ (the statement there
+  /// is not simple).
+  static constexpr std::uint32_t kLookahead = 8;
+  std::unique_ptr<Ahead[]> ahead_;
+  std::uint32_t ahead_head_ = 0, ahead_count_ = 0;
+  bool ahead_stopped_ = false;
+  std::size_t ahead_next_ = 0;
+  std::uint32_t ahead_next_line_ = 0;
   std::size_t start_ = 0;
   std::size_t pos_ = 0;
   std::uint32_t line_ = 1;
@@ -2071,12 +2223,13 @@ namespace detail {
 
 InputGraph read_dot_releasing(std::string_view text, const std::string& file,
                               const std::function<void(std::size_t, std::size_t)>& progress,
-                              const std::function<void(std::size_t)>& release) {
+                              const std::function<void(std::size_t)>& release, const DotReadTuning& tuning) {
   if (std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw InputError(file, detail::LineMap(text).line_of(nul), "NUL byte in DOT text");
   auto read = [&](bool allow_append) {
     FastDotReader reader(text, file);
     reader.allow_append_ = allow_append;
+    reader.lookahead_from_ = tuning.lookahead_table_slots;
     if (progress) reader.progress_ = &progress;
     if (release) {
       reader.release_ = &release;

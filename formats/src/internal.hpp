@@ -73,12 +73,24 @@ inline std::string show(std::string_view s) {
   return out;
 }
 
+/// When the DOT reader scans simple statements ahead of its parser and
+/// prefetches what their names look up (dot_reader.cpp, top_up()): once its
+/// interner's table has \p lookahead_table_slots slots. The default, 2^18
+/// (2 MiB), is past a core's cache, where lookups start to miss. 0 scans
+/// ahead from the start: tests/dot_reader_test.cpp and fuzz_dot_reader_diff
+/// read that way too, so the path is held to cgraph on small inputs.
+/// Whichever path reads a statement, the result is the same.
+struct DotReadTuning {
+  std::size_t lookahead_table_slots = std::size_t{1} << 18;
+};
+
 /// read_dot() that may call \p release(upto) as it goes: the text before
 /// byte `upto` is not needed any more (read_graph() gives a mapped file's
 /// pages back). Strings the graph keeps are then copied out of the text.
 InputGraph read_dot_releasing(std::string_view text, const std::string& file,
                               const std::function<void(std::size_t, std::size_t)>& progress,
-                              const std::function<void(std::size_t)>& release);
+                              const std::function<void(std::size_t)>& release,
+                              const DotReadTuning& tuning = DotReadTuning{});
 
 } // namespace depreduce::formats::detail
 
