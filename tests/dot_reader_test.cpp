@@ -150,6 +150,18 @@ TEST(DotReader, LongPlainValueBeforeAnHtmlStringOfTheSameText) {
   EXPECT_EQ(g.nodes[2].attrs, (AttrList{{"label", "<z>"}}));
 }
 
+TEST(DotReader, ValuesOfSixteenBytesAreInternedOnce) {
+  // The longest value a simple statement interns (16 bytes; longer ones are
+  // appended): one pool entry for the text whichever path reads it, so the
+  // HTML string after it reads as the plain text it first was (cgraph).
+  // Scanning ahead hashes such values for the interner: a hash left out
+  // would give the text a second entry, and node b an HTML label.
+  InputGraph g = ok("digraph {\n a [label=\"abcdefghijklmnop\"];\n x -> y;\n b [label=<abcdefghijklmnop>];\n}");
+  ASSERT_EQ(g.nodes.size(), 4u);
+  EXPECT_EQ(g.nodes[0].attrs, (AttrList{{"label", "abcdefghijklmnop"}}));
+  EXPECT_EQ(g.nodes[3].attrs, (AttrList{{"label", "abcdefghijklmnop"}}));
+}
+
 TEST(DotReader, LongHtmlValueBeforeAPlainStringOfTheSameText) {
   // The other order (found by a fresh user's trial): the HTML string comes
   // first, so the later quoted value with its text is HTML too (cgraph),
