@@ -690,9 +690,14 @@ public:
     no_html_ = allow_append_;
     // Room for what a generated graph of this size holds, so the big arrays
     // are not copied while they grow (about 24 bytes of text per edge).
+    // Attribute assignments likewise (a generated graph writes 4 per node
+    // statement, about 64 bytes of text each); reserved room that is not
+    // used is never touched.
     edges_.reserve(n_ / 32);
     nodes_.reserve(n_ / 128);
     strs_.reserve(n_ / 64);
+    node_sets_.reserve(n_ / 48);
+    edge_sets_.reserve(n_ / 48);
     try {
       have = parse_graph();
     } catch (ParseError& e) {
