@@ -38,7 +38,11 @@
 /// interned (views into the text when no escape changes them, else copied
 /// once into an arena); attribute assignments are logged as (object,
 /// attribute, value, line) and resolved once at the end, so no allocation is
-/// made per token. Lines are physical lines, counted by the scanner.
+/// made per token. Lines are physical lines, counted by the scanner. The
+/// common statement of generated graphs is read without tokens
+/// (SimpleScanner, apply_simple()); once the interning table outgrows the
+/// caches, those statements are scanned a few ahead and their names' table
+/// slots prefetched (top_up()).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <array>

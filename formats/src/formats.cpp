@@ -183,6 +183,15 @@ struct OutputTarget {
 OutputTarget resolve_output(const std::string& path) {
   OutputTarget out{fs::path(path), {}};
   std::error_code ec;
+  // A device, FIFO or socket however the path reaches it, the kernel's own
+  // links included (/dev/stdout, a shell's `>(...)` as /dev/fd/63: their
+  // link text, "pipe:[...]", is no path), is written in place through the
+  // path as given.
+  if (const fs::file_status through = fs::status(out.target, ec);
+      fs::exists(through) && !fs::is_regular_file(through) && !fs::is_directory(through)) {
+    out.existing = through;
+    return out;
+  }
   // A symbolic link stays a link: replace the file it points to.
   // Followed link by link, so a dangling link gets its target created (as a
   // shell redirection would) instead of being replaced by a regular file.
