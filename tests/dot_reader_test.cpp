@@ -214,6 +214,31 @@ TEST(DotReader, ErrorsNameTheLineCgraphStopsAt) {
   EXPECT_EQ(error_line("graph { a -- b }"), 1u);         // undirected
 }
 
+TEST(DotReader, AnUnterminatedStringOrCommentSaysSoOnTheLineItOpens) {
+  // Both readers name what never closed and where it opened; cgraph's own
+  // text follows in parentheses. A file cut short elsewhere says so.
+  const struct {
+    const char* text;
+    std::uint32_t line;
+    const char* starts;
+  } cases[] = {
+      {"digraph {\n a -> b [label=\"never\n closed }\n", 2, "unterminated quoted string: it opens on this line"},
+      {"digraph {\n a -> b\n /* never\n closed }", 3, "unterminated /* comment: it opens on this line"},
+      {"digraph {\n a [label=<never\n closed }", 2, "unterminated HTML string: it opens on this line"},
+      {"digraph {\n a -> \n\n", 2, "unexpected end of file (syntax error"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.text);
+    const ReaderOutcome fast = both(c.text);
+    const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(c.text, "t.dot"); });
+    ASSERT_FALSE(fast.ok);
+    EXPECT_EQ(fast.line, c.line);
+    EXPECT_EQ(fast.problem.rfind(c.starts, 0), 0u) << fast.problem;
+    EXPECT_EQ(ref.problem.rfind(c.starts, 0), 0u) << ref.problem;
+    EXPECT_EQ(fast.problem, ref.problem);
+  }
+}
+
 TEST(DotReader, WhatFollowsTheGraph) {
   ok("digraph { a } @ anything");
   ok("digraph { a } \"never closed");

@@ -1037,6 +1037,8 @@ private:
       } else {
         m += " scanning a /*...*/ comment (missing '*/? longer than " + std::to_string(kFlexBufSize) + "?)";
       }
+      // cgraph's message loses its trailing line ends (split_cgraph_message() in the twin).
+      while (!m.empty() && (m.back() == '\n' || m.back() == '\r')) m.pop_back();
       for (char& c : m)
         if (c == '\n') c = ' ';
     }
@@ -1072,7 +1074,7 @@ private:
     }
     std::string problem = cgraph_problem(what, t);
     if (at_end && problem.rfind("syntax error", 0) == 0)
-      problem = "unexpected end of file (" + problem + "; is a '}' or an edge's target missing?)";
+      problem = detail::end_of_file_problem(problem);
     throw ParseError{line, problem + suffix_};
   }
   [[noreturn]] void syntax(const Token& t) { fail_at(t, "syntax error"); }

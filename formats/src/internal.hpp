@@ -73,6 +73,21 @@ inline std::string show(std::string_view s) {
   return out;
 }
 
+/// The problem of a DOT syntax error at the end of the input, from cgraph's
+/// text of it (\p cgraph_problem, "syntax error ..."), as both DOT readers
+/// give it: a string or comment that never closes says so (cgraph's text
+/// follows in parentheses), anything else is a file cut short.
+inline std::string end_of_file_problem(const std::string& cgraph_problem) {
+  const char* what = cgraph_problem.find("scanning a quoted string") != std::string::npos ? "quoted string"
+                     : cgraph_problem.find("scanning a HTML string") != std::string::npos ? "HTML string"
+                     : cgraph_problem.find("scanning a /*...*/ comment") != std::string::npos ? "/* comment"
+                                                                                             : nullptr;
+  if (what)
+    return std::string("unterminated ") + what + ": it opens on this line and runs to the end of the file (" +
+           cgraph_problem + ")";
+  return "unexpected end of file (" + cgraph_problem + "; is a '}' or an edge's target missing?)";
+}
+
 /// When the DOT reader scans simple statements ahead of its parser and
 /// prefetches what their names look up (dot_reader.cpp, top_up()): once its
 /// interner's table has \p lookahead_table_slots slots. The default, 2^18

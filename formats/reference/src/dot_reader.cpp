@@ -398,7 +398,7 @@ ErrorPlace error_place(const ParseContext& ctx, std::string_view text, std::size
 InputError syntax_error(const std::string& file, ErrorPlace place, const std::string& err, const std::string& suffix) {
   std::string problem = split_cgraph_message(err).second;
   if (place.at_end && problem.rfind("syntax error", 0) == 0)
-    problem = "unexpected end of file (" + problem + "; is a '}' or an edge's target missing?)";
+    problem = detail::end_of_file_problem(problem);
   return InputError(file, place.line, problem + suffix);
 }
 
