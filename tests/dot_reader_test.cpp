@@ -239,6 +239,20 @@ TEST(DotReader, AnUnterminatedStringOrCommentSaysSoOnTheLineItOpens) {
   }
 }
 
+TEST(DotReader, AByteOrderMarkGluedToTheFirstWordIsNamed) {
+  // A file saved as "UTF-8 with BOM": cgraph reads the mark as part of
+  // `digraph` and rejects the file; both readers say why.
+  const std::string text = "\xEF\xBB\xBF" "digraph { a -> b }\n";
+  const ReaderOutcome fast = both(text);
+  const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
+  ASSERT_FALSE(fast.ok);
+  EXPECT_EQ(fast.line, 1u);
+  EXPECT_NE(fast.problem.find("UTF-8 byte-order mark"), std::string::npos) << fast.problem;
+  EXPECT_EQ(fast.problem, ref.problem);
+  // Standing alone it is blank, as cgraph has it.
+  EXPECT_TRUE(both("\xEF\xBB\xBF digraph { a -> b }\n").ok);
+}
+
 TEST(DotReader, WhatFollowsTheGraph) {
   ok("digraph { a } @ anything");
   ok("digraph { a } \"never closed");

@@ -1075,7 +1075,7 @@ private:
     std::string problem = cgraph_problem(what, t);
     if (at_end && problem.rfind("syntax error", 0) == 0)
       problem = detail::end_of_file_problem(problem);
-    throw ParseError{line, problem + suffix_};
+    throw ParseError{line, detail::with_byte_order_mark_hint(std::move(problem)) + suffix_};
   }
   [[noreturn]] void syntax(const Token& t) { fail_at(t, "syntax error"); }
   [[noreturn]] void exhausted() {

@@ -88,6 +88,17 @@ inline std::string end_of_file_problem(const std::string& cgraph_problem) {
   return "unexpected end of file (" + cgraph_problem + "; is a '}' or an edge's target missing?)";
 }
 
+/// \p problem, a DOT syntax error in cgraph's words, with a hint where its
+/// token starts with a UTF-8 byte-order mark: a mark glued to a word (a
+/// file saved as "UTF-8 with BOM" starts `\xEF\xBB\xBFdigraph`) is part of
+/// that word to cgraph, which reads only a mark standing alone as blank.
+inline std::string with_byte_order_mark_hint(std::string problem) {
+  if (problem.find("near '\xEF\xBB\xBF") != std::string::npos)
+    problem += " (it starts with a UTF-8 byte-order mark, which Graphviz reads as part of the word after it: "
+               "remove the mark or put a space after it)";
+  return problem;
+}
+
 /// When the DOT reader scans simple statements ahead of its parser and
 /// prefetches what their names look up (dot_reader.cpp, top_up()): once its
 /// interner's table has \p lookahead_table_slots slots. The default, 2^18

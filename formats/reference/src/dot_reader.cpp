@@ -399,7 +399,7 @@ InputError syntax_error(const std::string& file, ErrorPlace place, const std::st
   std::string problem = split_cgraph_message(err).second;
   if (place.at_end && problem.rfind("syntax error", 0) == 0)
     problem = detail::end_of_file_problem(problem);
-  return InputError(file, place.line, problem + suffix);
+  return InputError(file, place.line, detail::with_byte_order_mark_hint(std::move(problem)) + suffix);
 }
 
 /// The name of \p obj as written in the input (see ParseContext::percent_names).
