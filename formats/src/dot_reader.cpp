@@ -693,11 +693,11 @@ public:
     bool have = false;
     no_html_ = allow_append_;
     // Room for what a generated graph of this size holds, so the big arrays
-    // are not copied while they grow (about 24 bytes of text per edge).
-    // Attribute assignments likewise (a generated graph writes 4 per node
-    // statement, about 64 bytes of text each); reserved room that is not
-    // used is never touched.
-    edges_.reserve(n_ / 32);
+    // are not copied while they grow: the 20k DAG writes 22 bytes of text
+    // per edge (n / 32 was too little), a generated matmul 4 attribute
+    // assignments of about 64 bytes per node statement. Reserved room that
+    // is not used is never touched.
+    edges_.reserve(n_ / 20);
     nodes_.reserve(n_ / 128);
     strs_.reserve(n_ / 64);
     node_sets_.reserve(n_ / 48);
