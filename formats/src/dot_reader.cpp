@@ -976,8 +976,9 @@ private:
 
   /// Interns a token's text; inside the graph, its first appearance decides
   /// whether the text is HTML (cgraph's agstrdup / agstrdup_html).
-  std::uint32_t intern_token(std::string_view w, bool copy, bool html) {
-    std::uint32_t id = strs_.intern(w, copy);
+  std::uint32_t intern_token(std::string_view w, bool copy, bool html) { return first_seen_as(strs_.intern(w, copy), html); }
+  /// \p id, whose HTML-ness is decided here if this is its first appearance in the graph.
+  std::uint32_t first_seen_as(std::uint32_t id, bool html) {
     if (graph_open_ && strs_[id].html < 0) strs_[id].html = html ? 1 : 0;
     return id;
   }
@@ -1298,9 +1299,7 @@ private:
   [[gnu::always_inline]] std::uint32_t intern_id(const SimpleId* ids, const std::uint64_t* hash, std::uint32_t k) {
     const std::string_view w = view(ids[k]);
     if (!hash) return intern_plain(w, copy_);
-    const std::uint32_t v = strs_.intern_hashed(w, hash[k], copy_);
-    if (graph_open_ && strs_[v].html < 0) strs_[v].html = 0;
-    return v;
+    return first_seen_as(strs_.intern_hashed(w, hash[k], copy_), false);
   }
 
   /// What parse_stmt() does with the simple statement \p shape describes
