@@ -5,19 +5,45 @@
 #include <exception>
 #include <string>
 
+#include <signal.h>
+
 #include <fmt/core.h>
 
 #include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/error.hpp"
+#include "depreduce/formats/formats.hpp"
 
 namespace depreduce::cli {
 int exit_code = kExitOk;
 } // namespace depreduce::cli
 
+namespace {
+/// SIGINT, SIGTERM, SIGHUP: remove the temporary file of an output being
+/// written, then die of the signal as before (SA_RESETHAND restored the
+/// default; the signal raised here is delivered when the handler returns).
+extern "C" void remove_temporaries_and_die(int sig) {
+  depreduce::formats::remove_temporary_outputs();
+  ::raise(sig);
+}
+
+void install_signal_handlers() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction now {};
+    if (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler == SIG_IGN) continue; // nohup: stays ignored
+    struct sigaction act {};
+    act.sa_handler = remove_temporaries_and_die;
+    act.sa_flags = SA_RESETHAND;
+    sigemptyset(&act.sa_mask);
+    ::sigaction(sig, &act, nullptr);
+  }
+}
+} // namespace
+
 int main(int argc, char** argv) {
   using namespace depreduce::cli;
   tune_allocator(argv);
+  install_signal_handlers();
   CLI::App app{"depreduce: remove redundant dependency edges exactly, and prove it.\n"
                "Exit codes: 0 ok, 1 findings (verify) or a needed edge (explain), 2 bad input, 64 usage error."};
   app.require_subcommand(1);

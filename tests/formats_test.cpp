@@ -910,6 +910,36 @@ TEST(Files, AtomicWriteReadAndAutoDetect) {
   fs::remove_all(dir);
 }
 
+TEST(Files, RemoveTemporaryOutputsLeavesNoTemporaryAndNoOutput) {
+  // What the CLI's SIGINT/SIGTERM/SIGHUP handler calls: the temporaries of
+  // the outputs being written go; an existing output stays as it was; a
+  // later output is written as usual (its registration slot is free again).
+  fs::path dir = fs::temp_directory_path() / ("formats_test_signal_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path kept = dir / "kept.dot";
+  formats::write_file_atomically(kept.string(), "old\n");
+  auto temporaries = [&] {
+    std::size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().find(".tmp.") != std::string::npos;
+    return n;
+  };
+  {
+    formats::AtomicOutput a(kept.string());
+    formats::AtomicOutput b((dir / "new.dot").string());
+    a.write("partial");
+    EXPECT_EQ(temporaries(), 2u);
+    formats::remove_temporary_outputs();
+    EXPECT_EQ(temporaries(), 0u);
+  } // destroyed without commit, after the handler's removal
+  EXPECT_EQ(formats::read_file(kept.string()), "old\n");
+  EXPECT_FALSE(fs::exists(dir / "new.dot"));
+  for (int i = 0; i < 40; ++i) formats::write_file_atomically(kept.string(), "new " + std::to_string(i) + "\n");
+  formats::remove_temporary_outputs(); // nothing registered: nothing happens
+  EXPECT_EQ(formats::read_file(kept.string()), "new 39\n");
+  EXPECT_EQ(temporaries(), 0u);
+  fs::remove_all(dir);
+}
+
 TEST(Files, ParseFormat) {
   EXPECT_EQ(formats::parse_format("dot"), formats::Format::Dot);
   EXPECT_EQ(formats::parse_format("STG"), formats::Format::Stg);

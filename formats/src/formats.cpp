@@ -216,6 +216,23 @@ void check_output_path(const std::string& path) {
   if (path != "-") (void)resolve_output(path);
 }
 
+namespace {
+/// The temporaries remove_temporary_outputs() removes: the path of each one
+/// being written (AtomicOutput::tmp_, unchanged while registered), or null.
+constexpr int kTemporarySlots = 16;
+std::atomic<const char*> g_temporaries[kTemporarySlots];
+} // namespace
+
+void remove_temporary_outputs() noexcept {
+  for (auto& slot : g_temporaries)
+    if (const char* p = slot.exchange(nullptr)) ::unlink(p);
+}
+
+void AtomicOutput::unregister() noexcept {
+  if (slot_ >= 0) g_temporaries[slot_].store(nullptr);
+  slot_ = -1;
+}
+
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   if (path_.empty()) throw InputError("<output>", 0, "the output path is empty");
   if (path_ == "-") {
@@ -243,6 +260,10 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
     if (fd_ < 0 && errno != EEXIST) throw InputError(path_, 0, "cannot create a temporary file: " + errno_text(errno));
   }
   if (fd_ < 0) throw InputError(path_, 0, "cannot create a temporary file: too many attempts");
+  for (int i = 0; i < kTemporarySlots && slot_ < 0; ++i) {
+    const char* none = nullptr;
+    if (g_temporaries[i].compare_exchange_strong(none, tmp_.c_str())) slot_ = i;
+  }
   // Replacing an existing file keeps its permissions.
   if (fs::is_regular_file(existing))
     (void)::fchmod(fd_, static_cast<mode_t>(existing.permissions() & fs::perms::mask));
@@ -250,6 +271,7 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
 }
 
 AtomicOutput::~AtomicOutput() {
+  unregister();
   if (mode_ == Mode::Done || mode_ == Mode::Stdout) return;
   if (fd_ >= 0) ::close(fd_);
   if (mode_ == Mode::Temporary) ::unlink(tmp_.c_str());
@@ -271,6 +293,7 @@ void AtomicOutput::fail(const std::string& problem) {
   if (mode_ != Mode::Stdout) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
+    unregister();
     if (mode_ == Mode::Temporary) ::unlink(tmp_.c_str());
   }
   mode_ = Mode::Done;
@@ -327,6 +350,7 @@ void AtomicOutput::commit() {
   }
   fd_ = -1;
   if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("cannot rename the temporary file into place");
+  unregister(); // after the rename: a signal in between unlinks a name that is gone
   mode_ = Mode::Done;
 }
 
