@@ -49,27 +49,28 @@ with open(sys.argv[2], 'w') as out:
 """
 
 
-def wait_or_kill(p, timeout):
-    """Waits for \p p (started with start_new_session=True) in one blocking
-    waitpid, killing its process group if it outlives \p timeout seconds;
-    True if it ended by itself. (Popen.wait(timeout=...) polls with sleeps
-    that double up to 50 ms, so a 35 ms process measured 64 ms.)"""
+def wait_or_kill(pid, timeout, wait):
+    """Calls \p wait() (one blocking wait for process \p pid, which leads its
+    own session), killing its process group if it outlives \p timeout
+    seconds; returns (what wait() returned, True if it ended by itself).
+    (Popen.wait(timeout=...) polls with sleeps that double up to 50 ms, so a
+    35 ms process measured 64 ms.)"""
     fired = threading.Event()
 
     def kill():
         fired.set()
         try:
-            os.killpg(p.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
 
     timer = threading.Timer(timeout, kill)
     timer.start()
     try:
-        p.wait()
+        result = wait()
     finally:
         timer.cancel()
-    return not fired.is_set()
+    return result, not fired.is_set()
 
 
 def run(cmd, timeout, stdin=None, stdout=None):
@@ -78,7 +79,7 @@ def run(cmd, timeout, stdin=None, stdout=None):
     with tempfile.TemporaryFile() as err:
         p = subprocess.Popen(cmd, stdin=stdin, stdout=stdout or subprocess.DEVNULL, stderr=err,
                              start_new_session=True)
-        if not wait_or_kill(p, timeout):
+        if not wait_or_kill(p.pid, timeout, p.wait)[1]:
             return None, False
         seconds = time.perf_counter() - start
         if p.returncode != 0:
@@ -243,27 +244,13 @@ def timed(cmd, timeout):
         exe = cmd[0] if os.sep in cmd[0] else shutil.which(cmd[0])
         if exe is None:
             raise FileNotFoundError(cmd[0])
-        fired = threading.Event()
-
-        def kill():
-            fired.set()
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
         t0 = time.perf_counter()
         pid = os.posix_spawn(exe, cmd, os.environ, file_actions=actions, setsid=True)
-        timer = threading.Timer(timeout, kill)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(pid, 0)
-        finally:
-            timer.cancel()
+        (_, status, usage), ended = wait_or_kill(pid, timeout, lambda: os.wait4(pid, 0))
         wall = time.perf_counter() - t0
     finally:
         os.close(devnull)
-    if fired.is_set():
+    if not ended:
         return float(timeout), float("nan"), None  # a lower bound: ">= timeout"
     return wall, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 

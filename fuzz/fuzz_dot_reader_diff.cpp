@@ -25,24 +25,19 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > (1u << 20)) return 0;
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  const depreduce::formats::ReaderOutcome fast = depreduce::formats::outcome_of(
-      [&] { return depreduce::formats::read_dot(text, "in.dot"); });
   const depreduce::formats::ReaderOutcome ref = depreduce::formats::outcome_of(
       [&] { return depreduce::formats::reference::read_dot(text, "in.dot"); });
-  if (auto why = depreduce::formats::mismatch(fast, ref)) {
-    std::fprintf(stderr, "fuzz_dot_reader_diff: %s\n--- input (%zu bytes)\n%.*s\n--- fast\n%s--- reference (cgraph)\n%s",
-                 why->c_str(), size, static_cast<int>(size < 4096 ? size : 4096), text.data(),
-                 depreduce::formats::describe(fast).c_str(), depreduce::formats::describe(ref).c_str());
-    std::abort();
-  }
+  auto check = [&](const char* path, const depreduce::formats::ReaderOutcome& fast) {
+    if (auto why = depreduce::formats::mismatch(fast, ref)) {
+      std::fprintf(stderr, "fuzz_dot_reader_diff%s: %s\n--- input (%zu bytes)\n%.*s\n--- fast\n%s--- reference (cgraph)\n%s",
+                   path, why->c_str(), size, static_cast<int>(size < 4096 ? size : 4096), text.data(),
+                   depreduce::formats::describe(fast).c_str(), depreduce::formats::describe(ref).c_str());
+      std::abort();
+    }
+  };
+  check("", depreduce::formats::outcome_of([&] { return depreduce::formats::read_dot(text, "in.dot"); }));
   // The same with the simple statements scanned ahead from the first one.
-  const depreduce::formats::ReaderOutcome ahead = depreduce::formats::outcome_of(
-      [&] { return depreduce::formats::read_dot_scanning_ahead(text, "in.dot"); });
-  if (auto why = depreduce::formats::mismatch(ahead, ref)) {
-    std::fprintf(stderr, "fuzz_dot_reader_diff (scanning ahead): %s\n--- input (%zu bytes)\n%.*s\n--- fast, scanning ahead\n%s--- reference (cgraph)\n%s",
-                 why->c_str(), size, static_cast<int>(size < 4096 ? size : 4096), text.data(),
-                 depreduce::formats::describe(ahead).c_str(), depreduce::formats::describe(ref).c_str());
-    std::abort();
-  }
+  check(" (scanning ahead)", depreduce::formats::outcome_of(
+                                 [&] { return depreduce::formats::read_dot_scanning_ahead(text, "in.dot"); }));
   return 0;
 }

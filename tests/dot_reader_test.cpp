@@ -24,17 +24,20 @@ std::filesystem::path source_dir() {
   return d ? d : ".";
 }
 
-/// Reads \p text with both readers (the fast one also scanning ahead from
-/// the first statement), requires them to agree, returns the fast one.
-ReaderOutcome both(const std::string& text) {
-  ReaderOutcome fast = outcome_of([&] { return read_dot(text, "t.dot"); });
-  ReaderOutcome ahead = outcome_of([&] { return read_dot_scanning_ahead(text, "t.dot"); });
-  ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
-  auto why = mismatch(fast, ref);
-  EXPECT_FALSE(why) << *why << "\n--- input\n" << text << "\n--- fast\n" << describe(fast) << "--- cgraph\n" << describe(ref);
-  auto why_ahead = mismatch(ahead, ref);
-  EXPECT_FALSE(why_ahead) << "scanning ahead: " << *why_ahead << "\n--- input\n" << text << "\n--- fast\n"
-                          << describe(ahead) << "--- cgraph\n" << describe(ref);
+/// Reads \p text (named \p file) with both readers, the fast one as called
+/// and scanning ahead from the first statement; requires each fast read to
+/// agree with cgraph; returns the fast one as called.
+ReaderOutcome both(const std::string& text, const std::string& file = "t.dot") {
+  const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, file); });
+  const std::string input = text.size() < 4096 ? "\n--- input\n" + text : std::string();
+  auto agrees = [&](const char* path, const ReaderOutcome& fast) {
+    auto why = mismatch(fast, ref);
+    EXPECT_FALSE(why) << file << path << ": " << *why << input << "\n--- fast\n" << describe(fast) << "--- cgraph\n"
+                      << describe(ref);
+  };
+  ReaderOutcome fast = outcome_of([&] { return read_dot(text, file); });
+  agrees("", fast);
+  agrees(" (scanning ahead)", outcome_of([&] { return read_dot_scanning_ahead(text, file); }));
   return fast;
 }
 
@@ -55,14 +58,7 @@ TEST(DotReaderCorpus, EveryRealDotFileReadsTheSameWithBothReaders) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(source_dir() / "corpus" / "real")) {
     const std::string ext = entry.path().extension().string();
     if (ext != ".dot" && ext != ".gv") continue;
-    const std::string text = read_file(entry.path().string());
-    ReaderOutcome fast = outcome_of([&] { return read_dot(text, entry.path().string()); });
-    ReaderOutcome ahead = outcome_of([&] { return read_dot_scanning_ahead(text, entry.path().string()); });
-    ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, entry.path().string()); });
-    auto why = mismatch(fast, ref);
-    EXPECT_FALSE(why) << entry.path() << ": " << *why;
-    auto why_ahead = mismatch(ahead, ref);
-    EXPECT_FALSE(why_ahead) << entry.path() << ": scanning ahead: " << *why_ahead;
+    const ReaderOutcome fast = both(read_file(entry.path().string()), entry.path().string());
     EXPECT_TRUE(fast.ok) << entry.path() << ": " << fast.problem;
     ++files;
   }
@@ -74,14 +70,8 @@ TEST(DotReaderCorpus, EverySeedOfTheDiffFuzzerReadsTheSame) {
   for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "corpus" / "fuzz_dot_reader_diff")) {
     const std::string text = read_file(entry.path().string());
     if (text.size() > (1u << 20)) continue;
-    ReaderOutcome fast = outcome_of([&] { return read_dot(text, "in.dot"); });
-    ReaderOutcome ahead = outcome_of([&] { return read_dot_scanning_ahead(text, "in.dot"); });
-    ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "in.dot"); });
-    auto why = mismatch(fast, ref);
-    EXPECT_FALSE(why) << entry.path() << ": " << *why << "\n--- fast\n" << describe(fast) << "--- cgraph\n" << describe(ref);
-    auto why_ahead = mismatch(ahead, ref);
-    EXPECT_FALSE(why_ahead) << entry.path() << ": scanning ahead: " << *why_ahead << "\n--- fast\n" << describe(ahead)
-                            << "--- cgraph\n" << describe(ref);
+    SCOPED_TRACE(entry.path().string());
+    both(text, "in.dot");
     ++files;
   }
   EXPECT_GE(files, 400u);
