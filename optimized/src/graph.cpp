@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <numeric>
 #include <queue>
 #include <unordered_map>
 
@@ -209,13 +210,12 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   // Separate self-loops. Parallel edges stay apart until program order is
   // known (they do not change it: Kahn's in-degrees count them all).
   std::vector<Edge> self_loops;
-  std::vector<std::uint32_t> links; // indices of input.edges that are not self-loops
-  links.reserve(input.edges.size());
   // The passes below read only the two ends of each edge: from a compact
   // copy (8 bytes an edge) rather than the 48-byte records, which they would
-  // otherwise stream through six times.
+  // otherwise stream through again and again.
   struct Ends { NodeId src, dst; };
   std::vector<Ends> ends(input.edges.size());
+  bool forward = true; // every edge goes from an earlier to a later node
   for (std::uint32_t i = 0; i < input.edges.size(); ++i) {
     Edge& e = input.edges[i];
     if (e.src >= n || e.dst >= n)
@@ -223,89 +223,95 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
                                          std::to_string(std::max(e.src, e.dst)) + ")");
     e.input_index = i;
     ends[i] = Ends{e.src, e.dst};
+    forward = forward && e.src <= e.dst;
     if (e.src == e.dst) self_loops.push_back(std::move(e));
-    else links.push_back(i);
   }
   if (!self_loops.empty() && warnings)
     warnings->push_back(file + ": warning: " + std::to_string(self_loops.size()) +
                         " self-loop(s) kept in the output and ignored for reachability (first: '" +
                         input.nodes[self_loops.front().src].name + "')");
+  const auto is_link = [&](std::uint32_t i) { return ends[i].src != ends[i].dst; };
+  const std::uint32_t m_all = static_cast<std::uint32_t>(input.edges.size());
 
-  // Stable Kahn: among ready nodes take the one first in input order. The
-  // adjacency is two CSR arrays over `links`.
+  // Adjacency as CSR arrays over the links (the edges that are not
+  // self-loops), each list in input order: in_list by target, and
+  // `by_source` by source.
   std::vector<std::uint32_t> out_begin(n + 1, 0), in_begin(n + 1, 0);
-  for (std::uint32_t i : links) {
-    ++out_begin[ends[i].src + 1];
-    ++in_begin[ends[i].dst + 1];
-  }
+  for (std::uint32_t i = 0; i < m_all; ++i)
+    if (is_link(i)) {
+      ++out_begin[ends[i].src + 1];
+      ++in_begin[ends[i].dst + 1];
+    }
   for (NodeId v = 0; v < n; ++v) {
     out_begin[v + 1] += out_begin[v];
     in_begin[v + 1] += in_begin[v];
   }
-  std::vector<std::uint32_t> out_list(links.size()), in_list(links.size());
-  {
-    std::vector<std::uint32_t> out_fill(out_begin.begin(), out_begin.end() - 1);
-    std::vector<std::uint32_t> in_fill(in_begin.begin(), in_begin.end() - 1);
-    for (std::uint32_t i : links) {
-      out_list[out_fill[ends[i].src]++] = i;
-      in_list[in_fill[ends[i].dst]++] = i;
+  const std::uint32_t m = out_begin[n];
+  std::vector<std::uint32_t> in_list(m), by_source(m);
+  std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
+  for (std::uint32_t i = 0; i < m_all; ++i)
+    if (is_link(i)) in_list[fill[ends[i].dst]++] = i;
+
+  // Stable Kahn: among ready nodes take the one first in input order. An
+  // input whose edges all go forward is its own program order (at every
+  // step the next node in input order is ready, and first), so the heap is
+  // skipped there.
+  std::vector<NodeId> order(n);
+  std::iota(order.begin(), order.end(), NodeId{0});
+  if (!forward) {
+    fill.assign(out_begin.begin(), out_begin.end() - 1);
+    for (std::uint32_t i = 0; i < m_all; ++i)
+      if (is_link(i)) by_source[fill[ends[i].src]++] = i;
+    std::vector<std::uint32_t> indegree(n);
+    for (NodeId v = 0; v < n; ++v) indegree[v] = in_begin[v + 1] - in_begin[v];
+    std::priority_queue<NodeId, std::vector<NodeId>, std::greater<>> ready;
+    for (NodeId v = 0; v < n; ++v)
+      if (indegree[v] == 0) ready.push(v);
+    std::vector<bool> done(n, false);
+    std::uint32_t at = 0;
+    while (!ready.empty()) {
+      NodeId v = ready.top();
+      ready.pop();
+      order[at++] = v;
+      done[v] = true;
+      for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
+        if (--indegree[ends[by_source[k]].dst] == 0) ready.push(ends[by_source[k]].dst);
+    }
+    if (at != n) {
+      NodeId start = 0;
+      while (done[start]) ++start;
+      const std::vector<NodeId> cycle = find_cycle(in_begin, in_list, input.edges, done, start);
+      std::string text;
+      for (NodeId v : cycle) text += "'" + input.nodes[v].name + "' -> ";
+      text += "'" + input.nodes[cycle.front()].name + "'";
+      // Line of the first edge closing the cycle (last -> first), if known.
+      std::uint32_t line = 0;
+      for (std::uint32_t k = in_begin[cycle.front()]; k < in_begin[cycle.front() + 1] && line == 0; ++k)
+        if (input.edges[in_list[k]].src == cycle.back()) line = input.edges[in_list[k]].line;
+      throw InputError(file, line, "cycle: " + text);
     }
   }
-  std::vector<std::uint32_t> indegree(n);
-  for (NodeId v = 0; v < n; ++v) indegree[v] = in_begin[v + 1] - in_begin[v];
-  std::priority_queue<NodeId, std::vector<NodeId>, std::greater<>> ready;
-  for (NodeId v = 0; v < n; ++v)
-    if (indegree[v] == 0) ready.push(v);
-  std::vector<NodeId> order;
-  order.reserve(n);
-  std::vector<bool> done(n, false);
-  while (!ready.empty()) {
-    NodeId v = ready.top();
-    ready.pop();
-    order.push_back(v);
-    done[v] = true;
-    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
-      if (--indegree[ends[out_list[k]].dst] == 0) ready.push(ends[out_list[k]].dst);
-  }
-  if (order.size() != n) {
-    NodeId start = 0;
-    while (done[start]) ++start;
-    const std::vector<NodeId> cycle = find_cycle(in_begin, in_list, input.edges, done, start);
-    std::string text;
-    for (NodeId v : cycle) text += "'" + input.nodes[v].name + "' -> ";
-    text += "'" + input.nodes[cycle.front()].name + "'";
-    // Line of the first edge closing the cycle (last -> first), if known.
-    std::uint32_t line = 0;
-    for (std::uint32_t k = in_begin[cycle.front()]; k < in_begin[cycle.front() + 1] && line == 0; ++k)
-      if (input.edges[in_list[k]].src == cycle.back()) line = input.edges[in_list[k]].line;
-    throw InputError(file, line, "cycle: " + text);
-  }
-
+  const bool identity = forward; // order[r] == r
   std::vector<NodeId> rank(n);
   for (NodeId i = 0; i < n; ++i) rank[order[i]] = i;
 
   // Merge parallel edges into one dependency per pair (SPEC §2): unions of
   // kinds and flags, plus what the WAIT parts carry (their kinds, and whether
-  // one is unlabelled), so the pair keeps its demand. Sorting compact
-  // (pair in program order, input position) keys puts each pair's parts
-  // together in input order and the pairs in (src, dst) order; every Edge
-  // record is then moved once.
-  // The keys come out sorted without a global sort: sources in program
-  // order, and each source's out-edges (a short list) sorted on their own.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> keys;
-  keys.reserve(links.size());
+  // one is unlabelled), so the pair keeps its demand. The pairs go in (src,
+  // dst) program order, each pair's parts together in input order, without
+  // a comparison sort: the links taken target by target in program order
+  // (each target's list in input order) and dealt to their sources' lists
+  // come out that way (one pass of a radix sort on the target).
+  fill.assign(out_begin.begin(), out_begin.end() - 1);
   for (NodeId r = 0; r < n; ++r) {
-    const NodeId v = order[r];
-    const std::size_t from = keys.size();
-    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) {
-      const std::uint32_t i = out_list[k];
-      keys.emplace_back((std::uint64_t{r} << 32) | rank[ends[i].dst], i);
+    const NodeId d = order[r];
+    for (std::uint32_t k = in_begin[d]; k < in_begin[d + 1]; ++k) {
+      const std::uint32_t i = in_list[k];
+      by_source[fill[ends[i].src]++] = i;
     }
-    // Usually in order already (out-edges listed as their targets are).
-    if (!std::is_sorted(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.end()))
-      std::sort(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.end());
   }
-  std::vector<Ends>().swap(ends);
+  std::vector<std::uint32_t>().swap(in_list);
+  std::vector<std::uint32_t>().swap(fill);
   struct WaitParts { KindSet kinds; bool unlabelled = false; };
   auto parts_of = [](const Edge& e) {
     // What one edge (or an edge merged so far) contributes as WAIT parts.
@@ -314,37 +320,48 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   };
   // Each pair's first part (in input order) takes the others in; it is the
   // pair's record, and goes to the pair's position in place: no second edge
-  // array (48 bytes an edge) is allocated or touched.
-  const std::size_t m_all = input.edges.size();
+  // array (48 bytes an edge) is allocated or touched. Only a pair's later
+  // parts are read here; the records' ends are renumbered in one pass below.
   constexpr std::uint32_t kMerged = 0xFFFFFFFFu;
   std::vector<std::uint32_t> edge_to(m_all, kMerged); // position of each record that stays
   std::uint32_t kept = 0;
-  std::uint32_t head = 0; // the record of the pair being merged
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    Edge& e = input.edges[keys[k].second];
-    if (k == 0 || keys[k].first != keys[k - 1].first) {
-      e.src = rank[e.src];
-      e.dst = rank[e.dst];
-      head = keys[k].second;
-      edge_to[head] = kept++;
-      continue;
+  for (NodeId r = 0; r < n; ++r) {
+    const NodeId v = order[r];
+    std::uint32_t head = 0; // the record of the pair being merged
+    NodeId head_dst = ~NodeId{0}; // no pair yet
+    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) {
+      const std::uint32_t i = by_source[k];
+      if (ends[i].dst != head_dst) {
+        head = i;
+        head_dst = ends[i].dst;
+        edge_to[head] = kept++;
+        continue;
+      }
+      const Edge& e = input.edges[i];
+      Edge& have = input.edges[head];
+      WaitParts acc = parts_of(have);
+      const WaitParts add = parts_of(e);
+      acc.kinds |= add.kinds;
+      acc.unlabelled = acc.unlabelled || add.unlabelled;
+      have.kinds |= e.kinds;
+      have.flags |= e.flags;
+      if (is_wait(have)) {
+        have.retain_only_kinds = KindSet::from_bits(static_cast<std::uint8_t>(have.kinds.bits() & ~acc.kinds.bits()));
+        have.unlabelled_wait_part = acc.unlabelled && !acc.kinds.empty();
+      } else {
+        have.retain_only_kinds = KindSet();
+        have.unlabelled_wait_part = false;
+      }
+      merge_attrs(have.attrs, e.attrs);
     }
-    Edge& have = input.edges[head];
-    WaitParts acc = parts_of(have);
-    const WaitParts add = parts_of(e);
-    acc.kinds |= add.kinds;
-    acc.unlabelled = acc.unlabelled || add.unlabelled;
-    have.kinds |= e.kinds;
-    have.flags |= e.flags;
-    if (is_wait(have)) {
-      have.retain_only_kinds = KindSet::from_bits(static_cast<std::uint8_t>(have.kinds.bits() & ~acc.kinds.bits()));
-      have.unlabelled_wait_part = acc.unlabelled && !acc.kinds.empty();
-    } else {
-      have.retain_only_kinds = KindSet();
-      have.unlabelled_wait_part = false;
-    }
-    merge_attrs(have.attrs, e.attrs);
   }
+  if (!identity)
+    for (std::uint32_t i = 0; i < m_all; ++i)
+      if (edge_to[i] != kMerged) {
+        input.edges[i].src = rank[ends[i].src];
+        input.edges[i].dst = rank[ends[i].dst];
+      }
+  std::vector<Ends>().swap(ends);
   // Merged parts and moved-out self-loops fill the positions after the kept
   // records, so `edge_to` is a permutation, applied one cycle at a time.
   {
@@ -361,10 +378,9 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   input.edges.resize(kept);
   std::vector<Edge> edges = std::move(input.edges);
   // The work arrays go before the nodes move.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>>().swap(keys);
-  std::vector<std::uint32_t>().swap(links);
-  std::vector<std::uint32_t>().swap(out_list);
-  std::vector<std::uint32_t>().swap(in_list);
+  std::vector<std::uint32_t>().swap(by_source);
+  std::vector<std::uint32_t>().swap(out_begin);
+  std::vector<std::uint32_t>().swap(in_begin);
 
   Graph g;
   static_cast<GraphHeader&>(g) = std::move(static_cast<GraphHeader&>(input));
