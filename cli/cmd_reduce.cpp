@@ -328,6 +328,10 @@ void add_reduce_commands(CLI::App& app) {
       // model build and the reduction.
       fmt::print(stderr, "read: {:.6f} s\nwrite: {:.6f} s\n", read_seconds, write_seconds);
     }
+    // The output is complete: the graphs are left to the process's exit.
+    keep_until_exit(input); // --impl reference reads it to the end; moved from otherwise
+    keep_until_exit(ir);
+    keep_until_exit(reduced);
     exit_code = kExitOk;
   });
 
@@ -357,6 +361,7 @@ void add_reduce_commands(CLI::App& app) {
     else if (cargs->to == "json") out.write(formats::write_json_summary(g));
     else out.write(formats::write_edge_list(g));
     out.commit();
+    keep_until_exit(g);
     exit_code = kExitOk;
   });
 

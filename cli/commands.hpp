@@ -11,6 +11,8 @@
 #ifndef DEPREDUCE_CLI_COMMANDS_HPP
 #define DEPREDUCE_CLI_COMMANDS_HPP
 
+#include <utility>
+
 #include <CLI/CLI.hpp>
 
 namespace depreduce::cli {
@@ -22,6 +24,23 @@ inline constexpr int kExitUsage = 64;
 
 /// Where a command stores its exit code (main returns it).
 extern int exit_code;
+
+/// Holds \p p until the process exits, never freed (main.cpp): clang's
+/// -disable-free and llvm::BuryPointer. The slots are static storage, so
+/// LeakSanitizer counts what they hold as reachable; once they are full,
+/// false (the caller then frees as usual).
+bool bury(void* p) noexcept;
+
+/// Moves \p value into the heap and keeps it there until the process exits:
+/// a run that has written its output need not walk a graph of 10^6 nodes
+/// and its strings to free them (the kernel takes the pages back at once).
+/// Call it last, when nothing reads \p value again; a moved-from value is
+/// left. Complexity: O(1) (a move).
+template <typename T>
+void keep_until_exit(T& value) {
+  T* held = new T(std::move(value));
+  if (!bury(held)) delete held;
+}
 
 void add_reduce_commands(CLI::App& app); // reduce, convert, explain (cmd_reduce.cpp)
 void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)

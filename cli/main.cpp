@@ -1,8 +1,10 @@
 //===- cli/main.cpp - depreduce command-line entry point ---------------===//
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <string>
 
 #include <signal.h>
@@ -16,6 +18,18 @@
 
 namespace depreduce::cli {
 int exit_code = kExitOk;
+
+namespace {
+void* buried[8];
+std::atomic<unsigned> buried_count{0};
+} // namespace
+
+bool bury(void* p) noexcept {
+  const unsigned i = buried_count.fetch_add(1, std::memory_order_relaxed);
+  if (i >= std::size(buried)) return false;
+  buried[i] = p;
+  return true;
+}
 } // namespace depreduce::cli
 
 namespace {
