@@ -2011,9 +2011,11 @@ private:
     group(node_sets_, nodes_.size(), start, grouped);
     prepare_kind(kNode);
     std::string html; // value_view()'s scratch
-    out.nodes.resize(nodes_.size());
+    // Each record is built where it stays, once (reserve, then one
+    // emplace_back each: no default-constructed array written twice).
+    out.nodes.reserve(nodes_.size());
     for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
-      Node& node = out.nodes[i];
+      Node& node = out.nodes.emplace_back();
       node.name = std::string(strs_.view(nodes_[i].name));
       node.line = nodes_[i].line;
       node.input_index = i;
@@ -2032,7 +2034,7 @@ private:
     grouped = {};
     group(edge_sets_, edges_.size(), start, grouped);
     prepare_kind(kEdge);
-    out.edges.resize(edges_.size());
+    out.edges.reserve(edges_.size());
     struct KindsSeen {
       std::uint32_t value = kNone;
       KindSet kinds;
@@ -2040,7 +2042,7 @@ private:
     constexpr std::size_t kKindsSeen = 64;
     std::array<KindsSeen, kKindsSeen> kinds_seen{};
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-      Edge& edge = out.edges[i];
+      Edge& edge = out.edges.emplace_back();
       const EdgeRec& r = edges_[i];
       edge.src = r.tail;
       edge.dst = r.head;
