@@ -20,14 +20,16 @@ namespace depreduce::cli {
 int exit_code = kExitOk;
 
 namespace {
-void* buried[8];
+// Atomic, so that no optimiser drops the stores to slots nothing reads (a
+// plain static array was: memcheck then saw the buried graphs as lost).
+std::atomic<void*> buried[8];
 std::atomic<unsigned> buried_count{0};
 } // namespace
 
 bool bury(void* p) noexcept {
   const unsigned i = buried_count.fetch_add(1, std::memory_order_relaxed);
   if (i >= std::size(buried)) return false;
-  buried[i] = p;
+  buried[i].store(p, std::memory_order_relaxed);
   return true;
 }
 } // namespace depreduce::cli
