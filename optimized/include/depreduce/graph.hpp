@@ -173,7 +173,9 @@ struct Graph : GraphHeader {
 /// Self-loops move to `self_loops`; one warning per graph is appended to
 /// \p warnings (if given), as Graphviz `tred` does.
 ///
-/// Cost: O((n + m) log n) time, O(n + m) memory.
+/// Cost: O(n log n + m) time (the heap only when some edge goes backward in
+/// input order; the merge's (src, dst) order is one radix pass over the
+/// targets, no comparison sort), O(n + m) memory.
 ///
 /// \throws InputError naming the file, a line and the problem for: duplicate
 ///   node names, edges naming unknown nodes, engines >= num_engines or
