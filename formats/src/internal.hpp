@@ -118,6 +118,13 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
                               const std::function<void(std::size_t)>& release,
                               const DotReadTuning& tuning = DotReadTuning{});
 
+/// For tests (tests/formats_test.cpp): called, when set, by AtomicOutput's
+/// constructor right after it has created its temporary file and before it
+/// registers it for remove_temporary_outputs(), with the temporary's path.
+/// A test raises a signal there to show that it is held back until the
+/// registration. Null otherwise (one load per output).
+extern void (*after_temporary_created)(const char* path);
+
 } // namespace depreduce::formats::detail
 
 #endif // DEPREDUCE_FORMATS_INTERNAL_HPP

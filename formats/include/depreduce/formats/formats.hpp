@@ -219,8 +219,11 @@ private:
 /// up to 16 at once, beyond that a temporary is removed only by its
 /// destructor). The outputs themselves are untouched, as on any failure.
 /// The library installs no handler: the `depreduce` CLI calls this from its
-/// SIGINT, SIGTERM and SIGHUP handlers. Cost: 16 atomic loads and one unlink
-/// per temporary.
+/// SIGINT, SIGTERM and SIGHUP handlers. AtomicOutput's constructor holds
+/// those three signals back in its thread from the temporary's creation to
+/// its registration (pthread_sigmask; they are delivered right after), so
+/// no such signal can fall between the two. Cost: 16 atomic loads and one
+/// unlink per temporary.
 void remove_temporary_outputs() noexcept;
 
 /// Checks, without writing, what write_file_atomically() would refuse before
