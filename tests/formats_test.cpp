@@ -913,6 +913,15 @@ TEST(Files, AtomicWriteReadAndAutoDetect) {
   fs::remove_all(dir);
 }
 
+namespace {
+/// How many `.<name>.tmp.<pid>.<n>` files \p dir holds.
+std::size_t temporaries_in(const fs::path& dir) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().find(".tmp.") != std::string::npos;
+  return n;
+}
+} // namespace
+
 TEST(Files, RemoveTemporaryOutputsLeavesNoTemporaryAndNoOutput) {
   // What the CLI's SIGINT/SIGTERM/SIGHUP handler calls: the temporaries of
   // the outputs being written go; an existing output stays as it was; a
@@ -921,11 +930,7 @@ TEST(Files, RemoveTemporaryOutputsLeavesNoTemporaryAndNoOutput) {
   fs::create_directories(dir);
   const fs::path kept = dir / "kept.dot";
   formats::write_file_atomically(kept.string(), "old\n");
-  auto temporaries = [&] {
-    std::size_t n = 0;
-    for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().find(".tmp.") != std::string::npos;
-    return n;
-  };
+  auto temporaries = [&] { return temporaries_in(dir); };
   {
     formats::AtomicOutput a(kept.string());
     formats::AtomicOutput b((dir / "new.dot").string());
@@ -949,9 +954,7 @@ std::string hup_dir;
 extern "C" void remove_and_count(int) {
   // What the CLI's handler does, then how many temporaries are left.
   formats::remove_temporary_outputs();
-  int n = 0;
-  for (const auto& e : fs::directory_iterator(hup_dir)) n += e.path().filename().string().find(".tmp.") != std::string::npos;
-  hup_seen_temporaries = n;
+  hup_seen_temporaries = static_cast<int>(temporaries_in(hup_dir));
 }
 } // namespace
 
@@ -976,9 +979,7 @@ TEST(Files, ASignalBetweenCreatingAndRegisteringTheTemporaryLeavesNoTemporary) {
     EXPECT_EQ(hup_seen_temporaries.load(), 0) << "the handler ran before the temporary was registered";
   }
   ::sigaction(SIGHUP, &before, nullptr);
-  std::size_t left = 0;
-  for (const auto& e : fs::directory_iterator(dir)) left += e.path().filename().string().find(".tmp.") != std::string::npos;
-  EXPECT_EQ(left, 0u);
+  EXPECT_EQ(temporaries_in(dir), 0u);
   fs::remove_all(dir);
 }
 

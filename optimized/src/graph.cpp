@@ -291,7 +291,6 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
       throw InputError(file, line, "cycle: " + text);
     }
   }
-  const bool identity = forward; // order[r] == r
   std::vector<NodeId> rank(n);
   for (NodeId i = 0; i < n; ++i) rank[order[i]] = i;
 
@@ -355,7 +354,7 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
       merge_attrs(have.attrs, e.attrs);
     }
   }
-  if (!identity)
+  if (!forward) // else order[r] == r: nothing to renumber
     for (std::uint32_t i = 0; i < m_all; ++i)
       if (edge_to[i] != kMerged) {
         input.edges[i].src = rank[ends[i].src];
