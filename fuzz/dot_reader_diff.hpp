@@ -37,14 +37,17 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
   return o;
 }
 
-/// formats::read_dot() with the simple statements scanned ahead of the
-/// parser from the first one (dot_reader.cpp, top_up()), a path the default
-/// takes only once a graph has some 10^5 names: held to cgraph beside the
-/// default on every input.
-inline InputGraph read_dot_scanning_ahead(std::string_view text, const std::string& file) {
-  detail::DotReadTuning from_the_start;
-  from_the_start.lookahead_table_slots = 0;
-  return detail::read_dot_releasing(text, file, {}, {}, from_the_start);
+/// formats::read_dot() down the paths the default takes only for a large
+/// graph: its simple statements scanned ahead of the parser from the first
+/// one (dot_reader.cpp, top_up(); by default once a graph has some 10^5
+/// names) and its nodes and edges built on two threads (convert(); by
+/// default from 65,536 of each). Held to cgraph beside the default on every
+/// input.
+inline InputGraph read_dot_as_large(std::string_view text, const std::string& file) {
+  detail::DotReadTuning as_large;
+  as_large.lookahead_table_slots = 0;
+  as_large.parallel_convert_from = 0;
+  return detail::read_dot_releasing(text, file, {}, {}, as_large);
 }
 
 /// Why \p a and \p b differ (same InputGraph, or both rejected on the same

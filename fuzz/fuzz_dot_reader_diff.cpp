@@ -1,8 +1,8 @@
 //===- fuzz/fuzz_dot_reader_diff.cpp - fast DOT reader vs cgraph --------===//
 ///
 /// \file
-/// bytes -> formats::read_dot (the one-pass reader; also with its simple
-/// statements scanned ahead from the first one, read_dot_scanning_ahead())
+/// bytes -> formats::read_dot (the one-pass reader; also down its large-graph
+/// paths from the first statement, read_dot_as_large())
 /// and formats::reference::read_dot (Graphviz cgraph). They must return the same
 /// InputGraph (==: header, graph attributes, defaults, nodes with their
 /// attributes in order, model fields and lines, edges with attributes and
@@ -38,6 +38,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check("", depreduce::formats::outcome_of([&] { return depreduce::formats::read_dot(text, "in.dot"); }));
   // The same with the simple statements scanned ahead from the first one.
   check(" (scanning ahead)", depreduce::formats::outcome_of(
-                                 [&] { return depreduce::formats::read_dot_scanning_ahead(text, "in.dot"); }));
+                                 [&] { return depreduce::formats::read_dot_as_large(text, "in.dot"); }));
   return 0;
 }

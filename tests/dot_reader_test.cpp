@@ -37,7 +37,7 @@ ReaderOutcome both(const std::string& text, const std::string& file = "t.dot") {
   };
   ReaderOutcome fast = outcome_of([&] { return read_dot(text, file); });
   agrees("", fast);
-  agrees(" (scanning ahead)", outcome_of([&] { return read_dot_scanning_ahead(text, file); }));
+  agrees(" (as large: scanning ahead, two convert threads)", outcome_of([&] { return read_dot_as_large(text, file); }));
   return fast;
 }
 
@@ -399,6 +399,21 @@ TEST(DotReader, AttributeErrorOnAnEdgeFoundAgainNamesItsCreationLine) {
   const InputGraph g = ok("digraph {\n a -> b [key=k]\n a -> b [key=k, kind=anti]\n}");
   ASSERT_EQ(g.edges.size(), 1u);
   EXPECT_EQ(g.edges[0].kinds, KindSet(Kind::Anti)); // the value is still taken
+}
+
+/// Built on two threads (read_dot_as_large()), a graph with a bad node
+/// attribute and a bad edge attribute still fails as the sequential read
+/// does: with the node's error, which it meets first, whichever line is
+/// earlier; both() holds both paths and cgraph to the line.
+TEST(DotReader, ANodeErrorWinsOverAnEarlierEdgeErrorOnBothConvertPaths) {
+  const std::string t = "digraph {\n a -> b [kind=bogus]\n c [engine=x]\n}";
+  EXPECT_EQ(error_line(t), 3u);
+  const ReaderOutcome one = outcome_of([&] { return read_dot(t, "t.dot"); });
+  const ReaderOutcome two = outcome_of([&] { return read_dot_as_large(t, "t.dot"); });
+  EXPECT_EQ(two.problem, one.problem);
+  EXPECT_NE(two.problem.find("engine"), std::string::npos) << two.problem;
+  // Only the edge is bad: its error, on both paths.
+  EXPECT_EQ(error_line("digraph {\n a -> b [kind=bogus]\n c [engine=1]\n}"), 2u);
 }
 
 TEST(DotReader, NulByteIsRejected) {

@@ -45,12 +45,15 @@
 /// slots prefetched (top_up()).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <exception>
 #include <array>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -1886,25 +1889,24 @@ private:
   }
 
   /// \p k: the attribute's symbol (its name is only needed for a message).
-  void node_model_attr(Node& node, std::uint8_t code, std::uint32_t k, std::string_view v, std::uint32_t line) {
+  void node_model_attr(Node& node, std::uint8_t code, std::uint32_t k, std::string_view v, std::uint32_t line) const {
     std::string_view t = detail::trim(v);
     auto bad = [&](const std::string& expected) {
       fail(line, "node " + show(node.name) + ": " + sym_name(kNode, k) + "=" + show(v) + ": expected " + expected);
     };
     if (code == 1) {
-      if (detail::lower(t) == "none") { node.engine = kNoEngine; return; }
+      if (keyword_is(t, "none")) { node.engine = kNoEngine; return; } // any case, as detail::lower()
       auto e = detail::parse_uint(t, kNoEngine - 1);
       if (!e) bad("an integer >= 0 or 'none'");
       node.engine = static_cast<Engine>(*e);
     } else if (code == 2) {
-      if (detail::lower(t) == "inf") { node.async_window = kAsyncInfinite; return; }
+      if (keyword_is(t, "inf")) { node.async_window = kAsyncInfinite; return; }
       auto w = detail::parse_uint(t, kAsyncInfinite - 1);
       if (!w) bad("an integer >= 0 (0 = synchronous) or 'inf'");
       node.async_window = static_cast<std::uint32_t>(*w);
     } else if (code == 3) {
-      std::string l = detail::lower(t);
-      if (l == "true" || l == "yes" || l == "1") node.barrier = true;
-      else if (l == "false" || l == "no" || l == "0") node.barrier = false;
+      if (keyword_is(t, "true") || keyword_is(t, "yes") || t == "1") node.barrier = true;
+      else if (keyword_is(t, "false") || keyword_is(t, "no") || t == "0") node.barrier = false;
       else bad("true or false");
     } else {
       std::vector<ByteRange>& dst = code == 4 ? node.reads : node.writes;
@@ -1942,84 +1944,76 @@ private:
     sets.shrink_to_fit();
   }
 
+  /// The attribute resolution's scratch for one kind of object (nodes or
+  /// edges): each convert task has its own (convert_nodes(), convert_edges()).
+  struct ResolveScratch {
+    std::vector<std::uint32_t> stamp, val, line_of, touched, nonempty_default;
+    std::uint32_t now = 0;
+  };
+
   /// Resolves the attributes of one object: its creation defaults, then its
   /// assignments in order. Calls \p emit(sym, value, line) for the symbols
-  /// that are set or whose root default is not "", in symbol order.
+  /// that are set or whose root default is not "", in symbol order. Reads
+  /// the reader's state, writes only \p x (prepare_kind(kind, x) first).
   template <class Emit>
-  void resolve(int kind, std::uint32_t snap, const SetRec* b, const SetRec* e, Emit&& emit) {
-    touched_.clear();
+  void resolve(int kind, ResolveScratch& x, std::uint32_t snap, const SetRec* b, const SetRec* e, Emit&& emit) const {
+    x.touched.clear();
     auto touch = [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
-      if (stamp_[s] != stamp_now_) {
-        stamp_[s] = stamp_now_;
-        val_[s] = 0;
-        line_of_[s] = 0;
-        touched_.push_back(s);
+      if (x.stamp[s] != x.now) {
+        x.stamp[s] = x.now;
+        x.val[s] = 0;
+        x.line_of[s] = 0;
+        x.touched.push_back(s);
       }
-      val_[s] = v;
-      if (line) line_of_[s] = line;
+      x.val[s] = v;
+      if (line) x.line_of[s] = line;
     };
-    ++stamp_now_;
+    ++x.now;
     for (const auto& [s, v] : snaps_[kind][snap]) touch(s, v, 0);
     for (const SetRec* r = b; r != e; ++r) touch(r->sym, r->val, r->line);
-    for (std::uint32_t s : nonempty_default_) touch(s, stamp_[s] == stamp_now_ ? val_[s] : 0, 0);
-    if (!std::is_sorted(touched_.begin(), touched_.end())) std::sort(touched_.begin(), touched_.end());
-    for (std::uint32_t s : touched_) emit(s, val_[s], line_of_[s]);
+    for (std::uint32_t s : x.nonempty_default) touch(s, x.stamp[s] == x.now ? x.val[s] : 0, 0);
+    if (!std::is_sorted(x.touched.begin(), x.touched.end())) std::sort(x.touched.begin(), x.touched.end());
+    for (std::uint32_t s : x.touched) emit(s, x.val[s], x.line_of[s]);
   }
 
-  void prepare_kind(int kind) {
+  void prepare_kind(int kind, ResolveScratch& x) const {
     const std::size_t k = syms_[kind].size();
-    stamp_.assign(k, 0);
-    val_.assign(k, 0);
-    line_of_.assign(k, 0);
-    stamp_now_ = 0;
-    nonempty_default_.clear();
+    x.stamp.assign(k, 0);
+    x.val.assign(k, 0);
+    x.line_of.assign(k, 0);
+    x.now = 0;
+    x.nonempty_default.clear();
     for (std::uint32_t s = 0; s < k; ++s)
-      if (syms_[kind][s].root_def != 0) nonempty_default_.push_back(s);
+      if (syms_[kind][s].root_def != 0) x.nonempty_default.push_back(s);
   }
 
-  InputGraph convert() {
-    InputGraph out;
-    out.file = file_;
-    const GraphRec& root = graphs_[0];
-    out.name = graph_name(root.name);
-    out.strict = strict_;
-    bool engines_given = false;
-    for (std::uint32_t s = 0; s < syms_[kGraph].size(); ++s) {
-      const std::uint32_t v = s < root.gval.size() ? root.gval[s] : 0;
-      if (v == 0) continue;
-      std::string text = value_text(v);
-      if (syms_[kGraph][s].model == 1) {
-        const std::uint32_t line = s < root.gline.size() && root.gline[s] ? root.gline[s] : root_line_;
-        auto n = detail::parse_uint(detail::trim(text), kMaxEngines);
-        if (!n || *n < 1)
-          fail(line, "graph attribute engines=" + show(text) + ": expected an integer in [1, " +
-                         std::to_string(kMaxEngines) + "]");
-        out.num_engines = static_cast<std::uint32_t>(*n);
-        engines_given = true;
-        continue;
-      }
-      out.graph_attrs.emplace_back(sym_name(kGraph, s), std::move(text));
-    }
-    for (const Sym& s : syms_[kNode])
-      if (s.model == 0 && s.root_def != 0) out.node_defaults.emplace_back(std::string(strs_.view(s.name)), value_text(s.root_def));
-    for (const Sym& s : syms_[kEdge])
-      if (s.model == 0 && s.root_def != 0) out.edge_defaults.emplace_back(std::string(strs_.view(s.name)), value_text(s.root_def));
+  /// Whether convert() builds nodes and edges on two threads: where both
+  /// are many (DotReadTuning::parallel_convert_from) and the machine has a
+  /// second hardware thread. The result is the same either way.
+  bool convert_in_parallel() const {
+    if (std::min(nodes_.size(), edges_.size()) < parallel_convert_from_) return false;
+    return parallel_convert_from_ == 0 || std::thread::hardware_concurrency() >= 2;
+  }
 
+  /// The InputGraph's nodes, in creation order, with their attributes
+  /// resolved (the model's parsed, the rest verbatim). Reads the reader's
+  /// records and consumes node_sets_; touches nothing convert_edges() does.
+  void convert_nodes(std::vector<Node>& nodes) {
     std::vector<std::uint32_t> start;
     std::vector<SetRec> grouped;
-    // Nodes.
     group(node_sets_, nodes_.size(), start, grouped);
-    prepare_kind(kNode);
+    ResolveScratch x;
+    prepare_kind(kNode, x);
     std::string html; // value_view()'s scratch
     // Each record is built where it stays, once (reserve, then one
     // emplace_back each: no default-constructed array written twice).
-    out.nodes.reserve(nodes_.size());
+    nodes.reserve(nodes_.size());
     for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
-      Node& node = out.nodes.emplace_back();
+      Node& node = nodes.emplace_back();
       node.name = std::string(strs_.view(nodes_[i].name));
       node.line = nodes_[i].line;
       node.input_index = i;
-      resolve(kNode, nodes_[i].snap, grouped.data() + start[i], grouped.data() + start[i + 1],
+      resolve(kNode, x, nodes_[i].snap, grouped.data() + start[i], grouped.data() + start[i + 1],
               [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
                 const Sym& sym = syms_[kNode][s];
                 if (sym.model) {
@@ -2030,11 +2024,19 @@ private:
                 node.attrs.emplace_back(sym_name(kNode, s), value_text(v));
               });
     }
-    // Edges.
-    grouped = {};
+  }
+
+  /// The InputGraph's edges, as written, with their attributes resolved.
+  /// Reads the reader's records and consumes edge_sets_; touches nothing
+  /// convert_nodes() does (messages name nodes by their interned names).
+  void convert_edges(std::vector<Edge>& edges) {
+    std::vector<std::uint32_t> start;
+    std::vector<SetRec> grouped;
     group(edge_sets_, edges_.size(), start, grouped);
-    prepare_kind(kEdge);
-    out.edges.reserve(edges_.size());
+    ResolveScratch x;
+    prepare_kind(kEdge, x);
+    std::string html; // value_view()'s scratch
+    edges.reserve(edges_.size());
     struct KindsSeen {
       std::uint32_t value = kNone;
       KindSet kinds;
@@ -2042,14 +2044,14 @@ private:
     constexpr std::size_t kKindsSeen = 64;
     std::array<KindsSeen, kKindsSeen> kinds_seen{};
     for (std::uint32_t i = 0; i < edges_.size(); ++i) {
-      Edge& edge = out.edges.emplace_back();
+      Edge& edge = edges.emplace_back();
       const EdgeRec& r = edges_[i];
       edge.src = r.tail;
       edge.dst = r.head;
       edge.line = r.line;
       edge.input_index = i;
-      auto who = [&]() { return "edge " + show(out.nodes[edge.src].name) + " -> " + show(out.nodes[edge.dst].name); };
-      resolve(kEdge, r.snap, grouped.data() + start[i], grouped.data() + start[i + 1],
+      auto who = [&]() { return "edge " + show(strs_.view(nodes_[edge.src].name)) + " -> " + show(strs_.view(nodes_[edge.dst].name)); };
+      resolve(kEdge, x, r.snap, grouped.data() + start[i], grouped.data() + start[i + 1],
               [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
                 const Sym& sym = syms_[kEdge][s];
                 if (sym.model == 3) return;
@@ -2082,6 +2084,65 @@ private:
                 edge.attrs.emplace_back(sym_name(kEdge, s), value_text(v));
               });
       if (r.key != kNone && !strs_.view(r.key).empty()) set_attr(edge.attrs, "key", std::string(strs_.view(r.key)));
+    }
+  }
+
+  InputGraph convert() {
+    InputGraph out;
+    out.file = file_;
+    const GraphRec& root = graphs_[0];
+    out.name = graph_name(root.name);
+    out.strict = strict_;
+    bool engines_given = false;
+    for (std::uint32_t s = 0; s < syms_[kGraph].size(); ++s) {
+      const std::uint32_t v = s < root.gval.size() ? root.gval[s] : 0;
+      if (v == 0) continue;
+      std::string text = value_text(v);
+      if (syms_[kGraph][s].model == 1) {
+        const std::uint32_t line = s < root.gline.size() && root.gline[s] ? root.gline[s] : root_line_;
+        auto n = detail::parse_uint(detail::trim(text), kMaxEngines);
+        if (!n || *n < 1)
+          fail(line, "graph attribute engines=" + show(text) + ": expected an integer in [1, " +
+                         std::to_string(kMaxEngines) + "]");
+        out.num_engines = static_cast<std::uint32_t>(*n);
+        engines_given = true;
+        continue;
+      }
+      out.graph_attrs.emplace_back(sym_name(kGraph, s), std::move(text));
+    }
+    for (const Sym& s : syms_[kNode])
+      if (s.model == 0 && s.root_def != 0) out.node_defaults.emplace_back(std::string(strs_.view(s.name)), value_text(s.root_def));
+    for (const Sym& s : syms_[kEdge])
+      if (s.model == 0 && s.root_def != 0) out.edge_defaults.emplace_back(std::string(strs_.view(s.name)), value_text(s.root_def));
+
+    // Nodes and edges are built apart (neither reads the other's records),
+    // on two threads where both are large (convert_in_parallel()).
+    if (convert_in_parallel()) {
+      std::exception_ptr node_error, edge_error;
+      std::thread nodes;
+      try {
+        nodes = std::thread([&] {
+          try {
+            convert_nodes(out.nodes);
+          } catch (...) {
+            node_error = std::current_exception();
+          }
+        });
+      } catch (const std::system_error&) { // no thread to be had: one after the other
+        convert_nodes(out.nodes);
+      }
+      try {
+        convert_edges(out.edges);
+      } catch (...) {
+        edge_error = std::current_exception();
+      }
+      if (nodes.joinable()) nodes.join();
+      // The error the sequential order meets first: a node's, then an edge's.
+      if (node_error) std::rethrow_exception(node_error);
+      if (edge_error) std::rethrow_exception(edge_error);
+    } else {
+      convert_nodes(out.nodes);
+      convert_edges(out.edges);
     }
     out.subgraphs = convert_subgraphs(0);
     if (!engines_given) {
@@ -2143,6 +2204,7 @@ public:
   bool allow_append_ = true;
   /// Scan ahead once the interner's table has this many slots (detail::DotReadTuning).
   std::size_t lookahead_from_ = detail::DotReadTuning{}.lookahead_table_slots;
+  std::size_t parallel_convert_from_ = detail::DotReadTuning{}.parallel_convert_from;
 
 private:
   void report() {
@@ -2216,8 +2278,8 @@ private:
   std::uint32_t headport_ = strs_.intern("headport", false);
   std::vector<std::uint32_t> tmp_heads_;
   // Conversion scratch.
-  std::vector<std::uint32_t> stamp_, val_, line_of_, touched_, nonempty_default_, mark_;
-  std::uint32_t stamp_now_ = 0, mark_now_ = 0;
+  std::vector<std::uint32_t> mark_;
+  std::uint32_t mark_now_ = 0;
 };
 
 } // namespace
@@ -2242,6 +2304,7 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
     FastDotReader reader(text, file);
     reader.allow_append_ = allow_append;
     reader.lookahead_from_ = tuning.lookahead_table_slots;
+    reader.parallel_convert_from_ = tuning.parallel_convert_from;
     if (progress) reader.progress_ = &progress;
     if (release) {
       reader.release_ = &release;

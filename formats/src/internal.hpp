@@ -108,6 +108,10 @@ inline std::string with_byte_order_mark_hint(std::string problem) {
 /// Whichever path reads a statement, the result is the same.
 struct DotReadTuning {
   std::size_t lookahead_table_slots = std::size_t{1} << 18;
+  /// convert() builds nodes and edges on two threads when both number at
+  /// least this many (and a second hardware thread is there; 0: always, for
+  /// tests). SIZE_MAX: never.
+  std::size_t parallel_convert_from = 65536;
 };
 
 /// read_dot() that may call \p release(upto) as it goes: the text before

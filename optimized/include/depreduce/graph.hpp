@@ -68,15 +68,15 @@ struct ByteRange {
 };
 
 /// A node: an instruction or a task.
-struct Node {
+struct Node { // 128 bytes: `line` fills what was padding after `barrier`
   std::string name;             ///< Unique, kept from the input.
   Engine engine = kNoEngine;    ///< Engine or kNoEngine.
   std::uint32_t async_window = 0; ///< 0 sync, w >= 1 async, kAsyncInfinite.
   bool barrier = false;         ///< Waits for everything earlier on its engine.
+  std::uint32_t line = 0;       ///< Source line (0 = unknown).
   AttrList attrs;               ///< Other attributes, verbatim.
   std::vector<ByteRange> reads; ///< Optional accesses (SPEC §5).
   std::vector<ByteRange> writes;
-  std::uint32_t line = 0;        ///< Source line (0 = unknown).
   std::uint32_t input_index = 0; ///< Position in input order.
   std::uint32_t engine_position = 0; ///< Index among the nodes of its engine, in program order (Graph only).
   friend bool operator==(const Node&, const Node&) = default;
