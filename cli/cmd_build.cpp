@@ -42,7 +42,7 @@ void add_build_command(CLI::App& app) {
   cmd->callback([args] {
     std::vector<std::string> warnings;
     Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
-    for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    print_warnings(warnings);
     auto t0 = std::chrono::steady_clock::now();
     Graph built = args->impl == "reference" ? reference::build_dependences(g) : build_dependences(g);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -83,7 +83,7 @@ void add_equiv_command(CLI::App& app) {
     std::vector<std::string> warnings;
     const Graph a = make_program_order(formats::read_graph(args->a, format), &warnings);
     const Graph b = make_program_order(formats::read_graph(args->b, format), &warnings);
-    for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    print_warnings(warnings);
     const auto t0 = std::chrono::steady_clock::now();
     const Equivalence eq = args->impl == "reference" ? reference::equivalent(a, b, o) : equivalent(a, b, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

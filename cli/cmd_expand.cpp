@@ -38,7 +38,7 @@ void add_expand_command(CLI::App& app) {
     Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
     Graph out = args->impl == "reference" ? reference::expand_scheduling_units(g, &warnings)
                                           : expand_scheduling_units(g, &warnings);
-    for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    print_warnings(warnings);
     formats::write_file_atomically(args->out, formats::write_dot(out));
     exit_code = kExitOk;
   });

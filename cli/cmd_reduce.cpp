@@ -44,7 +44,7 @@ Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr,
   auto bar = progress_bar("read", progress && !ec && size > (64u << 20));
   Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format), bar),
                                warnings ? warnings : &own);
-  for (const std::string& w : own) fmt::print(stderr, "depreduce: {}\n", w);
+  print_warnings(own);
   return g;
 }
 
@@ -307,7 +307,7 @@ void add_reduce_commands(CLI::App& app) {
       ir = reduce_input(std::move(input), o, &s, &warnings);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
-    for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    print_warnings(warnings);
     const Reduction& r = ir.reduction;
     const std::size_t edges_in = ir.graph.edges.size();
     const auto write_start = std::chrono::steady_clock::now();
@@ -355,7 +355,7 @@ void add_reduce_commands(CLI::App& app) {
     if (cargs->to == "edges" && !g.self_loops.empty()) // an edge list carries no self-loops
       fmt::print(stderr, "depreduce: {}: warning: {} self-loop(s) left out of the edge list\n", g.file, g.self_loops.size());
     else
-      for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+      print_warnings(warnings);
     formats::AtomicOutput out(cargs->out);
     if (cargs->to == "dot") formats::write_dot(g, out);
     else if (cargs->to == "json") out.write(formats::write_json_summary(g));

@@ -43,7 +43,7 @@ void add_verify_command(CLI::App& app) {
     const bool labels = args->labels || !args->races, races = args->races || !args->labels;
     std::vector<std::string> warnings;
     Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
-    for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", w);
+    print_warnings(warnings);
     const bool ref = args->impl == "reference";
     std::size_t found = 0;
     if (labels) {

@@ -382,7 +382,7 @@ void run_report(const ReportOptions& ro) {
   // path that cannot be written first.
   if (!ro.plot.empty()) formats::check_output_path(ro.plot);
   const formats::WindowTrace trace = formats::read_window_trace(ro.file, {ro.slots_per_ring});
-  for (const std::string& w : trace.warnings) fmt::print(stderr, "depreduce: {}\n", w);
+  print_warnings(trace.warnings);
   WindowOptions options = trace.geometry;
   options.mode = *parse_window_mode(ro.mode);
   options.seq_width = ro.seq_width;

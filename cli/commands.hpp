@@ -11,7 +11,10 @@
 #ifndef DEPREDUCE_CLI_COMMANDS_HPP
 #define DEPREDUCE_CLI_COMMANDS_HPP
 
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -41,6 +44,17 @@ void keep_until_exit(T& value) {
   T* held = new T(std::move(value));
   if (!bury(held)) delete held;
 }
+
+/// \p text made one line of a diagnostic: control bytes are written as C
+/// escapes (newline `\n`, tab `\t`, carriage return `\r`, any other byte
+/// below 0x20 and 0x7f as `\xNN`), every other byte (UTF-8 too) as it is.
+/// Node names come from the input: one holding a newline must not split or
+/// forge a line of `depreduce: error: file:line: problem`. Cost: O(|text|).
+std::string one_line(std::string_view text);
+
+/// Prints each of \p warnings on stderr as `depreduce: <warning>`, one line
+/// each (one_line()).
+void print_warnings(const std::vector<std::string>& warnings);
 
 void add_reduce_commands(CLI::App& app); // reduce, convert, explain (cmd_reduce.cpp)
 void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)

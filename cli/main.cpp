@@ -10,6 +10,7 @@
 #include <signal.h>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "allocator.hpp"
 #include "commands.hpp"
@@ -31,6 +32,24 @@ bool bury(void* p) noexcept {
   if (i >= std::size(buried)) return false;
   buried[i].store(p, std::memory_order_relaxed);
   return true;
+}
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (b < 0x20 || b == 0x7f) out += fmt::format("\\x{:02x}", b);
+    else out += c;
+  }
+  return out;
+}
+
+void print_warnings(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", one_line(w));
 }
 } // namespace depreduce::cli
 
@@ -99,10 +118,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "depreduce: error: {}\nRun with --help for more information.\n", e.what());
     return kExitUsage;
   } catch (const depreduce::InputError& e) {
-    fmt::print(stderr, "depreduce: error: {}\n", e.what());
+    fmt::print(stderr, "depreduce: error: {}\n", depreduce::cli::one_line(e.what()));
     return kExitBadInput;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "depreduce: error: {}\n", e.what());
+    fmt::print(stderr, "depreduce: error: {}\n", depreduce::cli::one_line(e.what()));
     return kExitBadInput;
   }
   // Reports printed to stdout (window-report, explain, verify, ...): a full

@@ -3,6 +3,7 @@
 /// Runs the built `depreduce` binary (DEPREDUCE_CLI) on files in a temporary
 /// folder and checks exit codes, messages and that nothing is half written.
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -48,6 +49,18 @@ TEST_F(Cli, CycleIsExitTwoNamingTheNodes) {
   EXPECT_NE(r.out.find("cycle"), std::string::npos) << r.out;
   for (const char* n : {"'x'", "'y'", "'z'"}) EXPECT_NE(r.out.find(n), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("'w'"), std::string::npos) << r.out;
+}
+
+/// A node name holding a newline, a tab or another control byte (quoted DOT
+/// allows them) is escaped in the message: the error stays one line.
+TEST_F(Cli, ANameWithANewlineKeepsTheErrorOnOneLine) {
+  std::string in = write("nl.dot", "digraph {\n \"a\nb\" -> \"c\td\" -> \"e\x01\" -> \"a\nb\"\n}\n");
+  CliRun r = run("reduce " + in);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("nl.dot:4: cycle: "), std::string::npos) << r.out;
+  for (const char* n : {"'a\\nb'", "'c\\td'", "'e\\x01'"}) EXPECT_NE(r.out.find(n), std::string::npos) << n << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(r.out.find('\t'), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, MalformedInputNamesFileAndLineAndLeavesOutputUntouched) {
