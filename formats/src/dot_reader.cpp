@@ -45,9 +45,9 @@
 /// slots prefetched (top_up()).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
-#include <exception>
 #include <array>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
