@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/dependence_builder.hpp"
 #include "depreduce/formats/formats.hpp"
@@ -41,6 +42,7 @@ void add_build_command(CLI::App& app) {
               "dropped (docs/builder.md). Exit: 0 written, 2 bad input.");
   cmd->callback([args] {
     std::vector<std::string> warnings;
+    before_reading_input(args->file);
     Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
     print_warnings(warnings);
     auto t0 = std::chrono::steady_clock::now();

@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/equivalence.hpp"
 #include "depreduce/error.hpp"
@@ -81,6 +82,8 @@ void add_equiv_command(CLI::App& app) {
     if (args->a == "-" && args->b == "-") throw CLI::ValidationError("A B", "only one of the two inputs can be '-'");
     const formats::Format format = formats::parse_format(args->format);
     std::vector<std::string> warnings;
+    before_reading_input(args->a);
+    before_reading_input(args->b);
     const Graph a = make_program_order(formats::read_graph(args->a, format), &warnings);
     const Graph b = make_program_order(formats::read_graph(args->b, format), &warnings);
     print_warnings(warnings);

@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/label_verification.hpp"
@@ -42,6 +43,7 @@ void add_verify_command(CLI::App& app) {
   cmd->callback([args] {
     const bool labels = args->labels || !args->races, races = args->races || !args->labels;
     std::vector<std::string> warnings;
+    before_reading_input(args->file);
     Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
     print_warnings(warnings);
     const bool ref = args->impl == "reference";
