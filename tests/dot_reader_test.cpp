@@ -416,6 +416,32 @@ TEST(DotReader, ANodeErrorWinsOverAnEarlierEdgeErrorOnBothConvertPaths) {
   EXPECT_EQ(error_line("digraph {\n a -> b [kind=bogus]\n c [engine=1]\n}"), 2u);
 }
 
+/// Built on two threads, the nodes are shared out in chunks of 4,096
+/// (dot_reader.cpp, NodeChunks) and each thread stops at its first bad node:
+/// with a bad node in every chunk, the error is still the first bad node's,
+/// though the thread that took the second chunk meets its bad node after
+/// (it starts later) or before (the first chunk's bad node comes late in
+/// it) the first thread meets the first one. Read 40 times each.
+TEST(DotReader, TheFirstBadNodeWinsWhicheverThreadBuiltIt) {
+  for (const int at : {7, 4000}) { // the first bad node in each chunk but the first: the 8th
+    std::string t = "digraph {\n";
+    // The first chunk's nodes carry more attributes, so it takes longer.
+    std::string more;
+    for (int k = 0; k < 24; ++k) more += ", label" + std::to_string(k) + "=\"some text\"";
+    for (int i = 0; i < 3 * 4096 + 100; ++i)
+      t += " n" + std::to_string(i) + (i == at || (i > 4096 && i % 4096 == 7) ? " [engine=x" : " [engine=1") +
+           (i < 4096 ? more : "") + "]\n";
+    t += " n0 -> n1 [kind=bogus]\n}\n";
+    const std::uint32_t line = static_cast<std::uint32_t>(at) + 2; // node i is on line i + 2
+    EXPECT_EQ(error_line(t), line); // both(): cgraph agrees
+    for (int round = 0; round < 40; ++round) {
+      const ReaderOutcome two = outcome_of([&] { return read_dot_as_large(t, "t.dot"); });
+      ASSERT_FALSE(two.ok);
+      ASSERT_EQ(two.line, line) << "round " << round << ": " << two.problem;
+    }
+  }
+}
+
 TEST(DotReader, NulByteIsRejected) {
   std::string t = "digraph {\n a\n}";
   t[8] = '\0';

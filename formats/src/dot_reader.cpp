@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -1995,36 +1996,86 @@ private:
     return parallel_convert_from_ == 0 || std::thread::hardware_concurrency() >= 2;
   }
 
-  /// The InputGraph's nodes, in creation order, with their attributes
-  /// resolved (the model's parsed, the rest verbatim). Reads the reader's
-  /// records and consumes node_sets_; touches nothing convert_edges() does.
-  void convert_nodes(std::vector<Node>& nodes) {
+  /// The node assignments grouped by node: node i's are
+  /// sets[start[i] .. start[i + 1]).
+  struct GroupedSets {
     std::vector<std::uint32_t> start;
-    std::vector<SetRec> grouped;
-    group(node_sets_, nodes_.size(), start, grouped);
+    std::vector<SetRec> sets;
+  };
+
+  /// Fills \p node, default-constructed, as the InputGraph's node \p i: its
+  /// name, line, and attributes resolved (the model's parsed, the rest
+  /// verbatim); InputError for a bad model value. Reads the reader's records
+  /// and \p g; writes only \p node, \p x and \p html (value_view()'s scratch).
+  void build_node(Node& node, std::uint32_t i, const GroupedSets& g, ResolveScratch& x, std::string& html) const {
+    node.name = std::string(strs_.view(nodes_[i].name));
+    node.line = nodes_[i].line;
+    node.input_index = i;
+    resolve(kNode, x, nodes_[i].snap, g.sets.data() + g.start[i], g.sets.data() + g.start[i + 1],
+            [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
+              const Sym& sym = syms_[kNode][s];
+              if (sym.model) {
+                if (v != 0) node_model_attr(node, sym.model, s, value_view(v, html), line ? line : node.line);
+                return;
+              }
+              if (strs_.same(v, sym.root_def)) return;
+              node.attrs.emplace_back(sym_name(kNode, s), value_text(v));
+            });
+  }
+
+  /// The InputGraph's nodes, in creation order (build_node()), on this
+  /// thread. Consumes node_sets_; touches nothing convert_edges() does.
+  void convert_nodes(std::vector<Node>& nodes) {
+    GroupedSets g;
+    group(node_sets_, nodes_.size(), g.start, g.sets);
     ResolveScratch x;
     prepare_kind(kNode, x);
-    std::string html; // value_view()'s scratch
+    std::string html;
     // Each record is built where it stays, once (reserve, then one
     // emplace_back each: no default-constructed array written twice).
     nodes.reserve(nodes_.size());
-    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
-      Node& node = nodes.emplace_back();
-      node.name = std::string(strs_.view(nodes_[i].name));
-      node.line = nodes_[i].line;
-      node.input_index = i;
-      resolve(kNode, x, nodes_[i].snap, grouped.data() + start[i], grouped.data() + start[i + 1],
-              [&](std::uint32_t s, std::uint32_t v, std::uint32_t line) {
-                const Sym& sym = syms_[kNode][s];
-                if (sym.model) {
-                  if (v != 0) node_model_attr(node, sym.model, s, value_view(v, html), line ? line : node.line);
-                  return;
-                }
-                if (strs_.same(v, sym.root_def)) return;
-                node.attrs.emplace_back(sym_name(kNode, s), value_text(v));
-              });
-    }
+    for (std::uint32_t i = 0; i < nodes_.size(); ++i) build_node(nodes.emplace_back(), i, g, x, html);
   }
+
+  /// The nodes shared out in chunks between the threads of a parallel
+  /// convert() (work()): the array is constructed first, then each thread
+  /// takes the next chunk of kChunk nodes until none is left. A thread
+  /// stops at its first bad node, and of the bad nodes met the first one's
+  /// error is kept (failed()), which is the error of the sequential order:
+  /// every chunk before a thread's bad one was taken, by it or another, and
+  /// is built up to its own first bad node, if any.
+  struct NodeChunks {
+    static constexpr std::uint32_t kChunk = 4096;
+    GroupedSets g;
+    std::atomic<std::uint32_t> next{0};
+    std::mutex mutex;
+    std::uint32_t first_bad = kNone; ///< Under mutex.
+    std::exception_ptr error;        ///< first_bad's, under mutex.
+
+    /// One thread's share: chunks until none is left or one of its nodes is bad.
+    template <class Build>
+    void work(std::vector<Node>& nodes, Build&& build) {
+      const std::uint32_t n = static_cast<std::uint32_t>(nodes.size());
+      for (;;) {
+        const std::uint32_t c = next.fetch_add(1, std::memory_order_relaxed);
+        if (c >= (n + kChunk - 1) / kChunk) return;
+        for (std::uint32_t i = c * kChunk, e = std::min(n, i + kChunk); i < e; ++i) try {
+            build(nodes[i], i);
+          } catch (...) {
+            failed(i, std::current_exception());
+            return;
+          }
+      }
+    }
+    /// Keeps \p e, the error of node \p i, if no earlier node's is kept.
+    void failed(std::uint32_t i, std::exception_ptr e) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (i < first_bad) {
+        first_bad = i;
+        error = std::move(e);
+      }
+    }
+  };
 
   /// The InputGraph's edges, as written, with their attributes resolved.
   /// Reads the reader's records and consumes edge_sets_; touches nothing
@@ -2117,30 +2168,7 @@ private:
 
     // Nodes and edges are built apart (neither reads the other's records),
     // on two threads where both are large (convert_in_parallel()).
-    if (convert_in_parallel()) {
-      std::exception_ptr node_error, edge_error;
-      std::thread nodes;
-      try {
-        nodes = std::thread([&] {
-          try {
-            convert_nodes(out.nodes);
-          } catch (...) {
-            node_error = std::current_exception();
-          }
-        });
-      } catch (const std::system_error&) { // no thread to be had: one after the other
-        convert_nodes(out.nodes);
-      }
-      try {
-        convert_edges(out.edges);
-      } catch (...) {
-        edge_error = std::current_exception();
-      }
-      if (nodes.joinable()) nodes.join();
-      // The error the sequential order meets first: a node's, then an edge's.
-      if (node_error) std::rethrow_exception(node_error);
-      if (edge_error) std::rethrow_exception(edge_error);
-    } else {
+    if (!convert_in_parallel() || !convert_on_two_threads(out)) {
       convert_nodes(out.nodes);
       convert_edges(out.edges);
     }
@@ -2150,6 +2178,61 @@ private:
       out.num_engines = any ? 8 : 0; // walrus default: numDataPathEngines
     }
     return out;
+  }
+
+  /// convert_nodes() and convert_edges() on two threads: a second one builds
+  /// the edges while this one groups the node assignments and constructs the
+  /// node array; then both build nodes, a chunk at a time (NodeChunks; the
+  /// nodes take about three times as long as the edges on a generated
+  /// matmul). Errors are those of the sequential order: the first bad node's,
+  /// else the edges'. False, having done nothing, if no thread can be started.
+  bool convert_on_two_threads(InputGraph& out) {
+    NodeChunks chunks;
+    std::exception_ptr edge_error, error;
+    std::atomic<int> nodes_ready{0}; // 1: the helper may build nodes; 2: it may not
+    auto build_nodes = [&] {
+      ResolveScratch x;
+      prepare_kind(kNode, x);
+      std::string html;
+      chunks.work(out.nodes, [&](Node& node, std::uint32_t i) { build_node(node, i, chunks.g, x, html); });
+    };
+    std::thread helper;
+    try {
+      helper = std::thread([&] {
+        try {
+          convert_edges(out.edges);
+        } catch (...) {
+          edge_error = std::current_exception();
+        }
+        nodes_ready.wait(0);
+        if (nodes_ready.load() != 1) return;
+        try {
+          build_nodes();
+        } catch (...) { // the scratch's allocation: before any node
+          chunks.failed(0, std::current_exception());
+        }
+      });
+    } catch (const std::system_error&) {
+      return false;
+    }
+    try {
+      group(node_sets_, nodes_.size(), chunks.g.start, chunks.g.sets);
+      out.nodes.resize(nodes_.size());
+      nodes_ready.store(1);
+      nodes_ready.notify_one();
+      build_nodes();
+    } catch (...) {
+      error = std::current_exception(); // an allocation before or around the chunks
+    }
+    if (nodes_ready.load() == 0) {
+      nodes_ready.store(2);
+      nodes_ready.notify_one();
+    }
+    helper.join();
+    if (error) std::rethrow_exception(error);
+    if (chunks.error) std::rethrow_exception(chunks.error);
+    if (edge_error) std::rethrow_exception(edge_error);
+    return true;
   }
 
   std::vector<Subgraph> convert_subgraphs(std::uint32_t parent) {
