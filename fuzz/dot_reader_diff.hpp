@@ -40,13 +40,15 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
 /// formats::read_dot() down the paths the default takes only for a large
 /// graph: its simple statements scanned ahead of the parser from the first
 /// one (dot_reader.cpp, top_up(); by default once a graph has some 10^5
-/// names) and its nodes and edges built on two threads (convert(); by
-/// default from 65,536 of each). Held to cgraph beside the default on every
-/// input.
+/// names), its nodes and edges built on two threads (convert(); by
+/// default from 65,536 of each) and its text searched for NUL bytes on a
+/// second thread while it is parsed (NulCheck; by default from 16 MiB).
+/// Held to cgraph beside the default on every input.
 inline InputGraph read_dot_as_large(std::string_view text, const std::string& file) {
   detail::DotReadTuning as_large;
   as_large.lookahead_table_slots = 0;
   as_large.parallel_convert_from = 0;
+  as_large.nul_check_thread_from = 0;
   return detail::read_dot_releasing(text, file, {}, {}, as_large);
 }
 

@@ -78,6 +78,15 @@ GRAMMAR = {
     "empty-names": 'digraph { "" -> a; subgraph "" {b} subgraph "" {c} }',
     "tailport": 'digraph { a -> b [tailport=zz]; c:p -> d; e -> f:q }',
     "parallel": 'digraph { a -> b; a -> b [label=RAW]; a -> b [label=WAR, kind=flow]; a -> b [flags=retain] }',
+    # A NUL byte is the error wherever it is; the parser reads the text beside
+    # the search for it (read_dot_as_large), so it meets the NUL too.
+    "nul-after-syntax-error": 'digraph {\n a -> ;\n b\0\n}\n',
+    "nul-after-bad-value": 'digraph {\n a [engine=x]\n "b\0"\n}\n',
+    "nul-after-graph": 'digraph {\n a -> b\n}\n\n\0',
+    "nul-in-html": 'digraph {\n a -> b [label=<x\0>]\n}\n',
+    "nul-in-comment": 'digraph {\n /* \0 */ a\n}\n',
+    "nul-after-backslash": 'digraph {\n "a\\\0',
+    "nul-in-simple-statements": 'digraph {\n "a" -> "b" ["kind"="flow"];\n "b" -> "c\0" ["kind"="flow"];\n "c" -> "d";\n}\n',
 }
 
 

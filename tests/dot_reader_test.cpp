@@ -37,7 +37,7 @@ ReaderOutcome both(const std::string& text, const std::string& file = "t.dot") {
   };
   ReaderOutcome fast = outcome_of([&] { return read_dot(text, file); });
   agrees("", fast);
-  agrees(" (as large: scanning ahead, two convert threads)", outcome_of([&] { return read_dot_as_large(text, file); }));
+  agrees(" (as large: scanning ahead, two convert threads, NUL search beside the parse)", outcome_of([&] { return read_dot_as_large(text, file); }));
   return fast;
 }
 
@@ -446,6 +446,33 @@ TEST(DotReader, NulByteIsRejected) {
   std::string t = "digraph {\n a\n}";
   t[8] = '\0';
   EXPECT_EQ(error_line(t), 1u);
+}
+
+/// A large text is searched for NUL bytes while it is parsed
+/// (dot_reader.cpp, NulCheck; read_dot_as_large() does so for every text):
+/// the parser then reads the NUL as any other byte, and whatever it makes
+/// of it (an error earlier or later in the text, a graph, or an early stop
+/// once the NUL is known) the NUL is the error, on its line, as cgraph says.
+TEST(DotReader, ANulIsTheErrorWhateverTheParserMakesOfTheText) {
+  const std::string nul(1, '\0');
+  EXPECT_EQ(error_line("digraph {\n a -> ;\n b" + nul + "\n}"), 3u);     // a syntax error before it
+  EXPECT_EQ(error_line("digraph {\n a [engine=x]\n \"b" + nul + "\"\n}"), 3u); // a bad value before it
+  EXPECT_EQ(error_line("digraph {\n a -> b\n}\n\n" + nul), 5u);             // after the graph
+  EXPECT_EQ(error_line("digraph {\n a -> b [label=<x" + nul + ">]\n}"), 2u); // in an HTML string
+  EXPECT_EQ(error_line("digraph {\n /* " + nul + " */ a\n}"), 2u);          // in a comment
+  EXPECT_EQ(error_line("digraph {\n \"a\\" + nul), 2u);                     // after a backslash, at the end
+  // Past the parser's first progress reports (every 4 MiB).
+  std::string big = "digraph {\n";
+  for (int i = 0; i < 300000; ++i) big += " \"n" + std::to_string(i) + "\" -> \"n" + std::to_string(i + 1) + "\";\n";
+  const std::uint32_t last = 300000 + 2;
+  const ReaderOutcome clean = outcome_of([&] { return read_dot_as_large(big + "}\n", "t.dot"); });
+  ASSERT_TRUE(clean.ok) << clean.problem;
+  const ReaderOutcome late = outcome_of([&] { return read_dot_as_large(big + "}\n" + nul, "t.dot"); });
+  EXPECT_EQ(late.line, last + 1); // after the "}\n"
+  EXPECT_EQ(late.problem, "NUL byte in DOT text");
+  const ReaderOutcome broken = outcome_of([&] { return read_dot_as_large(big + nul + " -> ;\n}", "t.dot"); });
+  EXPECT_EQ(broken.line, last);
+  EXPECT_EQ(broken.problem, "NUL byte in DOT text");
 }
 
 } // namespace

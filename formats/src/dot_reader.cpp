@@ -42,7 +42,9 @@
 /// common statement of generated graphs is read without tokens
 /// (SimpleScanner, apply_simple()); once the interning table outgrows the
 /// caches, those statements are scanned a few ahead and their names' table
-/// slots prefetched (top_up()).
+/// slots prefetched (top_up()). A large text is searched for NUL bytes on a
+/// second thread while it is parsed (NulCheck), and a large graph's records
+/// become the InputGraph on two threads (convert_on_two_threads()).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <array>
@@ -51,6 +53,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -679,6 +682,48 @@ private:
 
 /// Thrown by the scanner when an HTML string follows appended values.
 struct RestartInterningValues {};
+
+/// The first NUL byte of a text, which makes the whole text an error
+/// ("NUL byte in DOT text", on its line, before anything else is said).
+/// A large text is searched on a second thread while the parser reads it
+/// (the parser treats a NUL as any other byte: only the answer changes);
+/// the parser looks at seen() as it reports progress, and read_dot_releasing()
+/// asks result() before it returns or throws, so a NUL always wins.
+class NulCheck {
+public:
+  /// Searches \p text, on a thread if \p on_thread and one can be started.
+  NulCheck(std::string_view text, bool on_thread) {
+    if (on_thread) try {
+        thread_ = std::thread([this, text] {
+          at_ = text.find('\0');
+          if (at_ != std::string_view::npos) seen_.store(true, std::memory_order_relaxed);
+        });
+        return;
+      } catch (const std::system_error&) { // no thread: search now
+      }
+    at_ = text.find('\0');
+    seen_.store(at_ != std::string_view::npos, std::memory_order_relaxed);
+  }
+  ~NulCheck() {
+    if (thread_.joinable()) thread_.join();
+  }
+  NulCheck(const NulCheck&) = delete;
+  NulCheck& operator=(const NulCheck&) = delete;
+  /// True once a NUL has been found (false may be "not yet").
+  bool seen() const { return seen_.load(std::memory_order_relaxed); }
+  /// The offset of the first NUL, or npos; waits for the search.
+  std::size_t result() {
+    if (thread_.joinable()) thread_.join();
+    return at_;
+  }
+
+private:
+  std::size_t at_ = std::string_view::npos;
+  std::atomic<bool> seen_{false};
+  std::thread thread_;
+};
+/// Thrown by the parser once NulCheck::seen(): the rest need not be read.
+struct NulSeen {};
 
 class ParseError {
 public:
@@ -1946,7 +1991,8 @@ private:
   }
 
   /// The attribute resolution's scratch for one kind of object (nodes or
-  /// edges): each convert task has its own (convert_nodes(), convert_edges()).
+  /// edges): each convert task has its own (convert_nodes(), convert_edges(),
+  /// each thread of convert_on_two_threads()).
   struct ResolveScratch {
     std::vector<std::uint32_t> stamp, val, line_of, touched, nonempty_default;
     std::uint32_t now = 0;
@@ -2281,6 +2327,7 @@ public:
   /// Strings of simple statements are then copied (copy_), so the rest of
   /// the read does not bring those pages back.
   const std::function<void(std::size_t)>* release_ = nullptr;
+  const NulCheck* nul_ = nullptr; ///< Searching the text beside the parser, if set.
   bool copy_ = false;
   /// May simple_stmt() append long attribute values instead of interning
   /// them? False for the second parse and for a read restarted by an HTML string.
@@ -2291,6 +2338,7 @@ public:
 
 private:
   void report() {
+    if (nul_ && nul_->seen()) throw NulSeen{};
     if (progress_) (*progress_)(pos_, n_);
     if (release_ && pos_ > (std::size_t{1} << 20)) (*release_)(pos_ - (std::size_t{1} << 20));
     next_report_ = pos_ + kReportEvery;
@@ -2381,13 +2429,19 @@ namespace detail {
 InputGraph read_dot_releasing(std::string_view text, const std::string& file,
                               const std::function<void(std::size_t, std::size_t)>& progress,
                               const std::function<void(std::size_t)>& release, const DotReadTuning& tuning) {
-  if (std::size_t nul = text.find('\0'); nul != std::string_view::npos)
-    throw InputError(file, detail::LineMap(text).line_of(nul), "NUL byte in DOT text");
+  NulCheck nul(text, text.size() >= tuning.nul_check_thread_from &&
+                         (tuning.nul_check_thread_from == 0 || std::thread::hardware_concurrency() >= 2));
+  auto no_nul = [&] {
+    if (const std::size_t at = nul.result(); at != std::string_view::npos)
+      throw InputError(file, detail::LineMap(text).line_of(at), "NUL byte in DOT text");
+  };
+  if (nul.seen()) no_nul(); // searched already (a small text)
   auto read = [&](bool allow_append) {
     FastDotReader reader(text, file);
     reader.allow_append_ = allow_append;
     reader.lookahead_from_ = tuning.lookahead_table_slots;
     reader.parallel_convert_from_ = tuning.parallel_convert_from;
+    reader.nul_ = &nul;
     if (progress) reader.progress_ = &progress;
     if (release) {
       reader.release_ = &release;
@@ -2397,10 +2451,19 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
   };
   InputGraph g;
   try {
-    g = read(true);
-  } catch (const RestartInterningValues&) {
-    g = read(false); // released pages of a mapped input are read again from the page cache
+    try {
+      g = read(true);
+    } catch (const RestartInterningValues&) {
+      g = read(false); // released pages of a mapped input are read again from the page cache
+    }
+  } catch (const NulSeen&) {
+    no_nul();
+    throw std::logic_error("read_dot: NulSeen without a NUL"); // cannot happen
+  } catch (...) {
+    no_nul(); // a NUL is the error, whatever the parser met
+    throw;
   }
+  no_nul();
   if (progress) progress(text.size(), text.size());
   return g;
 }

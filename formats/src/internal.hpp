@@ -112,6 +112,10 @@ struct DotReadTuning {
   /// least this many (and a second hardware thread is there; 0: always, for
   /// tests). SIZE_MAX: never.
   std::size_t parallel_convert_from = 65536;
+  /// A text of this many bytes or more is searched for NUL bytes on a second
+  /// thread while it is parsed (and a second hardware thread is there; 0:
+  /// always, for tests); a smaller one before. SIZE_MAX: never.
+  std::size_t nul_check_thread_from = std::size_t{16} << 20;
 };
 
 /// read_dot() that may call \p release(upto) as it goes: the text before
