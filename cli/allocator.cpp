@@ -21,6 +21,10 @@ namespace depreduce::cli {
 namespace {
 
 #if defined(DEPREDUCE_WITH_MIMALLOC)
+/// True once tune_allocator_early() has switched huge pages on (and so
+/// before_reading_input() may switch them off): not when the user chose.
+bool huge_pages_ours = false;
+
 /// The allocator, set up for a short process that builds large arrays at
 /// once. The CLI is linked with mimalloc (cli/CMakeLists.txt); it is told to
 /// back its segments with transparent huge pages (mi_option_large_os_pages:
@@ -34,10 +38,6 @@ namespace {
 /// dynamic loader runs first, and without allocating. A user's
 /// MIMALLOC_LARGE_OS_PAGES is left to mimalloc, and DEPREDUCE_MALLOC_TUNING=0
 /// leaves its defaults.
-/// True once tune_allocator_early() has switched huge pages on (and so
-/// before_reading_input() may switch them off): not when the user chose.
-bool huge_pages_ours = false;
-
 void tune_allocator_early(int /*argc*/, char** /*argv*/, char** envp) {
   for (char** e = envp; e && *e; ++e) {
     if (std::strncmp(*e, "MIMALLOC_LARGE_OS_PAGES=", 24) == 0) return;
