@@ -750,14 +750,11 @@ public:
     no_html_ = allow_append_;
     // Room for what a generated graph of this size holds, so the big arrays
     // are not copied while they grow: the 20k DAG writes 22 bytes of text
-    // per edge (n / 32 was too little), a generated matmul 4 attribute
-    // assignments of about 64 bytes per node statement. Reserved room that
-    // is not used is never touched.
+    // per edge (n / 32 was too little). The attribute assignments get theirs
+    // when the first one comes (room_for_sets()).
     edges_.reserve(n_ / 20);
     nodes_.reserve(n_ / 128);
     strs_.reserve(n_ / 64);
-    node_sets_.reserve(n_ / 48);
-    edge_sets_.reserve(n_ / 48);
     try {
       have = parse_graph();
     } catch (ParseError& e) {
@@ -1429,12 +1426,16 @@ private:
         for (std::uint32_t h = 0; h < hops; ++h) {
           const std::uint32_t e = static_cast<std::uint32_t>(edges_.size());
           edges_.push_back(EdgeRec{node[h], node[h + 1], last_line_, snap, kNone});
+          if (nsets) room_for_sets(edge_sets_);
           for (std::uint32_t k = 0; k < nsets; ++k) edge_sets_.push_back(SetRec{e, sets[k].sym, sets[k].value, last_line_});
         }
       }
     } else {
       // end_node() for one node.
-      if (!L.attrs.empty()) bind_attrs(kNode);
+      if (!L.attrs.empty()) {
+        bind_attrs(kNode);
+        room_for_sets(node_sets_);
+      }
       for (const auto& [k, v] : L.attrs) node_sets_.push_back(SetRec{node[0], find_sym(kNode, k), v, last_line_});
     }
     L.clear();
@@ -1807,6 +1808,7 @@ private:
   void end_node() {
     bind_attrs(kNode);
     Level& L = top();
+    if (!L.attrs.empty()) room_for_sets(node_sets_);
     for (const NodeRef& r : L.nodelist)
       for (const auto& [k, v] : L.attrs) node_sets_.push_back(SetRec{r.node, find_sym(kNode, k), v, last_line_});
     L.clear();
@@ -1884,7 +1886,17 @@ private:
   }
   /// \p line 0: no line of its own (resolve() keeps the one before).
   void edge_set(std::uint32_t e, std::uint32_t s, std::uint32_t v, std::uint32_t line) {
+    room_for_sets(edge_sets_);
     edge_sets_.push_back(SetRec{e, s, v, line});
+  }
+  /// Room, at the first attribute assignment, for what a generated graph of
+  /// this size holds (a matmul: 4 assignments of about 64 bytes a node
+  /// statement), so the array is not copied while it grows; a graph with no
+  /// attributes (the 20k DAG) maps none of it: with huge pages, room
+  /// reserved but never written is still memory the kernel zeroes once a
+  /// neighbour touches its 2 MiB.
+  void room_for_sets(std::vector<SetRec>& sets) {
+    if (sets.capacity() == 0) sets.reserve(n_ / 48);
   }
 
   // ------------------------------------------------------------ after the graph
