@@ -42,13 +42,19 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
 /// one (dot_reader.cpp, top_up(); by default once a graph has some 10^5
 /// names), its nodes and edges built on two threads (convert(); by
 /// default from 65,536 of each) and its text searched for NUL bytes on a
-/// second thread while it is parsed (NulCheck; by default from 16 MiB).
+/// second thread while it is parsed (NulCheck; by default from 16 MiB),
+/// and the simple statements from 2/5 of its text on read on a second
+/// thread while the parser reads up to there (SecondHalf; by default for a
+/// text of 1 MiB or more; here the parser waits for all the second thread
+/// can read, so the outcome does not depend on timing).
 /// Held to cgraph beside the default on every input.
 inline InputGraph read_dot_as_large(std::string_view text, const std::string& file) {
   detail::DotReadTuning as_large;
   as_large.lookahead_table_slots = 0;
   as_large.parallel_convert_from = 0;
   as_large.nul_check_thread_from = 0;
+  as_large.speculate_from = 0;
+  as_large.speculate_wait = true; // the same result on every run, whatever the timing
   return detail::read_dot_releasing(text, file, {}, {}, as_large);
 }
 

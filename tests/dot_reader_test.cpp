@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
@@ -473,6 +475,80 @@ TEST(DotReader, ANulIsTheErrorWhateverTheParserMakesOfTheText) {
   const ReaderOutcome broken = outcome_of([&] { return read_dot_as_large(big + nul + " -> ;\n}", "t.dot"); });
   EXPECT_EQ(broken.line, last);
   EXPECT_EQ(broken.problem, "NUL byte in DOT text");
+}
+
+/// A text's simple statements after a split point may be read on a second
+/// thread and adopted by the parser when it arrives there between two
+/// statements of the root graph (dot_reader.cpp, SecondHalf; by default
+/// from the first line start after 2/5 of a text of 1 MiB or more). Split
+/// at every byte offset of these texts, with the second thread stopped
+/// after one statement, two, or none (as the parser stops it where it
+/// arrives first), the read gives what one thread gives: the same nodes in
+/// the same order, the same lines, the same error on the same line, with
+/// and without scanning ahead. Where adoption is allowed some splits must
+/// be adopted (else this tests nothing); where it is not (strict,
+/// undirected), none may be.
+TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
+  struct Case {
+    const char* what;
+    std::string text;
+    bool adoptable;
+  };
+  const std::vector<Case> cases = {
+      {"chains over several lines, names old and new, no ';' at times",
+       "digraph g {\n  a -> b;\n  b -> c -> d\n  e\n  \"x y\" ->\n   a -> \"f\";\n  c -> g; g -> h\n\n  h -> a -> e;\n  "
+       "q\n}\n",
+       true},
+      {"defaults before, a subgraph and attributes after",
+       "digraph {\r\n node [shape=box]; edge [color=red]\r\n a -> b\r\n b -> c; c -> d\r\n d -> e\r\n subgraph s { e -> "
+       "f }\r\n f -> g [label=x]\r\n g -> a\r\n}",
+       true},
+      {"a name first used as a value, a comment and a quoted name with a keyword's text",
+       "digraph {\n graph [label=m]\n a -> b\n // c -> d\n b -> m;\n m -> \"node\";\n /* x */ n -> a;\n \"node\" -> n;\n "
+       "n -> m\n}",
+       true},
+      {"an error after the split",
+       "digraph {\n a -> b\n b -> c\n c -> d\n d -> e\n e -> -> f\n}", true},
+      {"an unterminated graph", "digraph {\n a -> b\n b -> c\n c -> d\n d -> a\n", true},
+      {"strict", "strict digraph {\n a -> b\n a -> b\n b -> c\n c -> a\n a -> b\n}", false},
+      {"undirected", "graph {\n a -- b\n b -- c\n c -- d\n d -- a\n}", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(c.text, "t.dot"); });
+    for (std::size_t lookahead : {std::size_t{1} << 18, std::size_t{0}}) {
+      detail::DotReadTuning alone;
+      alone.lookahead_table_slots = lookahead;
+      alone.speculate_from = SIZE_MAX;
+      const ReaderOutcome one = outcome_of([&] { return detail::read_dot_releasing(c.text, "t.dot", {}, {}, alone); });
+      ASSERT_FALSE(mismatch(one, ref)) << *mismatch(one, ref) << "\n--- fast\n" << describe(one) << "--- cgraph\n" << describe(ref);
+      std::size_t adopted = 0, splits_adopted = 0;
+      for (std::size_t at = 1; at < c.text.size(); ++at)
+      for (std::uint32_t limit : {1u, 2u, UINT32_MAX}) {
+        detail::DotReadTuning split = alone;
+        split.speculate_from = 0;
+        split.speculate_at = at;
+        split.speculate_wait = true;
+        split.speculate_limit = limit;
+        std::size_t here = 0;
+        split.adopted = &here;
+        const ReaderOutcome two = outcome_of([&] { return detail::read_dot_releasing(c.text, "t.dot", {}, {}, split); });
+        const auto why = mismatch(two, one);
+        ASSERT_FALSE(why) << "split at " << at << ", limit " << limit << " (lookahead " << lookahead << "): " << *why << "\n--- split\n"
+                          << describe(two) << "--- one thread\n" << describe(one);
+        if (!two.ok) {
+          EXPECT_EQ(two.problem, one.problem) << "split at " << at;
+        }
+        adopted += here;
+        splits_adopted += here != 0;
+      }
+      if (c.adoptable) {
+        EXPECT_GE(splits_adopted, 9u) << "lookahead " << lookahead;
+      } else {
+        EXPECT_EQ(adopted, 0u) << "lookahead " << lookahead;
+      }
+    }
+  }
 }
 
 } // namespace

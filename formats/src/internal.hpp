@@ -116,6 +116,24 @@ struct DotReadTuning {
   /// thread while it is parsed (and a second hardware thread is there; 0:
   /// always, for tests); a smaller one before. SIZE_MAX: never.
   std::size_t nul_check_thread_from = std::size_t{16} << 20;
+  /// A text of this many bytes or more has the simple statements of its
+  /// second part read on a second thread while the parser reads the first
+  /// (dot_reader.cpp, SecondHalf; and a second hardware thread is there; 0:
+  /// always, for tests). SIZE_MAX: never. The result is the same either way.
+  std::size_t speculate_from = std::size_t{1} << 20;
+  /// Where that second part starts: 0, the first line start after 2/5 of
+  /// the text (dot_reader.cpp, kSecondHalfFrom); else this byte offset
+  /// (tests try every one).
+  std::size_t speculate_at = 0;
+  /// Whether the parser, arriving there, waits for the second thread to read
+  /// all it can (tests and the fuzzer, for a result that does not depend on
+  /// timing) rather than stopping it and reading the rest itself.
+  bool speculate_wait = false;
+  /// The most statements the second thread reads (tests: one that stopped early).
+  std::uint32_t speculate_limit = UINT32_MAX;
+  /// If set, the number of statements the parser took from that second
+  /// half is added here (tests: a split that is never adopted tests nothing).
+  std::size_t* adopted = nullptr;
 };
 
 /// read_dot() that may call \p release(upto) as it goes: the text before
