@@ -510,6 +510,8 @@ TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
       {"an error after the split",
        "digraph {\n a -> b\n b -> c\n c -> d\n d -> e\n e -> -> f\n}", true},
       {"an unterminated graph", "digraph {\n a -> b\n b -> c\n c -> d\n d -> a\n", true},
+      {"the last adopted statement's source opens the next statements",
+       "digraph {\n x -> y\n a -> b\n a -> c\n a -> d [w=1]\n a -> e\n b -> a\n b -> x\n}", true},
       {"strict", "strict digraph {\n a -> b\n a -> b\n b -> c\n c -> a\n a -> b\n}", false},
       {"undirected", "graph {\n a -- b\n b -- c\n c -- d\n d -- a\n}", false},
   };
