@@ -553,5 +553,42 @@ TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
   }
 }
 
+// A statement the general path reads, with no ';' after it, reads the next
+// token ahead. That token is given back (unpeek_id()) when it is an ID, so
+// the statements after it still go the simple way: before, one such
+// statement near the top of a file sent every later one the general way.
+TEST(DotReader, AStatementWithoutSemicolonLeavesTheRestOnTheSimplePath) {
+  const std::string tail = " a -> b\n b -> c\n c -> d\n d -> e\n e -> f\n f -> g\n g -> h\n h -> a\n";
+  const std::vector<std::string> general = {
+      " node [shape=box]\n", " a:p -> b\n", " {x y} -> z\n", " subgraph s { x }\n", " rank = same\n",
+      " \"x\\\"y\" -> z\n", " x [label=<b>]\n", " x -> y // a comment\n /* and another */\n",
+  };
+  const std::vector<std::string> openers = {"", " \"q\" -> a\n", " 7 -> a\n", " -1.5 -> a\n", " \"esc\\\"aped\" -> a\n"};
+  for (const std::string& g : general)
+    for (const std::string& o : openers)
+      for (const char* eol : {"\n", "\r\n"}) {
+        std::string text = "digraph {\n" + g + o + tail + "}\n";
+        if (std::string(eol) != "\n") {
+          std::string crlf;
+          for (char ch : text) crlf += ch == '\n' ? std::string(eol) : std::string(1, ch);
+          text = crlf;
+        }
+        SCOPED_TRACE(text);
+        both(text);
+        const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
+        for (std::size_t lookahead : {std::size_t{1} << 18, std::size_t{0}}) {
+          detail::DotReadTuning tuning;
+          tuning.lookahead_table_slots = lookahead;
+          tuning.speculate_from = SIZE_MAX;
+          std::size_t simple = 0;
+          tuning.simple_read = &simple;
+          const ReaderOutcome fast = outcome_of([&] { return detail::read_dot_releasing(text, "t.dot", {}, {}, tuning); });
+          ASSERT_FALSE(mismatch(fast, ref)) << *mismatch(fast, ref);
+          // The tail's eight edges at least, whatever the opener was.
+          EXPECT_GE(simple, 8u) << "lookahead " << lookahead;
+        }
+      }
+}
+
 } // namespace
 } // namespace depreduce::formats

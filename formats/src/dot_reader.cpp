@@ -881,6 +881,7 @@ public:
     try {
       have = parse_graph();
       drop_second_half(); // adopted, or never reached
+      if (simple_read_) *simple_read_ += simple_statements_;
     } catch (ParseError& e) {
       throw InputError(file_, e.line, e.problem);
     }
@@ -1314,6 +1315,7 @@ private:
         continue;
       }
       if (!have_ && simple_stmt()) {
+        ++simple_statements_;
         if (!first) pop(1); // stmtlist: stmtlist stmt
         first = false;
         continue;
@@ -1330,7 +1332,24 @@ private:
       parse_stmt();
       if (!first) pop(1); // stmtlist: stmtlist stmt
       first = false;
+      unpeek_id();
     }
+  }
+
+  /// Gives back the token parse_stmt() read ahead when its statement had no
+  /// ';', if it is an ID (a name, number or quoted string; not an HTML
+  /// string, whose scan may restart the read), so that the
+  /// statement it opens can go through simple_stmt(): without this, every
+  /// statement after one such is read the general way (have_ stays true).
+  /// The scanner stands at the token's first byte, on its line, as if it
+  /// had not been read; the text stays interned (scan() interned it, and
+  /// whichever path reads it next interns it first). The white space and
+  /// comments before it are not read again.
+  void unpeek_id() {
+    if (!have_ || !(cur_.kind == Tok::Atom || (cur_.kind == Tok::QAtom && !cur_.html))) return;
+    pos_ = cur_.begin;
+    line_ = cur_.first_line;
+    have_ = false;
   }
 
   /// A statement; leaves one state (stmt) on the stack.
@@ -2582,6 +2601,7 @@ public:
   bool speculate_wait_ = false;
   std::uint32_t speculate_limit_ = UINT32_MAX;
   std::size_t* adopted_ = nullptr;
+  std::size_t* simple_read_ = nullptr;
 
 private:
   void report() {
@@ -2616,6 +2636,7 @@ private:
   std::string eof_buffer_;
   Token cur_;
   bool have_ = false;
+  std::size_t simple_statements_ = 0; ///< Read by simple_stmt() (DotReadTuning::simple_read).
   Token first_tok_, after_strict_;
   std::uint32_t last_line_ = 1;
   std::uint32_t last_sig_line_ = 1;
@@ -2694,6 +2715,7 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
     reader.speculate_wait_ = tuning.speculate_wait;
     reader.speculate_limit_ = tuning.speculate_limit;
     reader.adopted_ = tuning.adopted;
+    reader.simple_read_ = tuning.simple_read;
     reader.nul_ = &nul;
     if (progress) reader.progress_ = &progress;
     if (release) {

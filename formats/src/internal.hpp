@@ -134,6 +134,10 @@ struct DotReadTuning {
   /// If set, the number of statements the parser took from that second
   /// half is added here (tests: a split that is never adopted tests nothing).
   std::size_t* adopted = nullptr;
+  /// If set, the number of statements the parser read the simple way
+  /// (simple_stmt()) is added here (tests: which statements take the fast
+  /// path is part of the reader's speed, not of its result).
+  std::size_t* simple_read = nullptr;
 };
 
 /// read_dot() that may call \p release(upto) as it goes: the text before
