@@ -773,15 +773,7 @@ public:
   };
   /// Will read \p text from byte \p from (a line start), at most \p limit statements.
   SecondHalf(std::string_view text, std::size_t from, std::uint32_t limit)
-      : scanner_(text), t_(text), from_(from), limit_(limit) {
-    // About what FastDotReader::run() reserves for the whole text.
-    const std::size_t rest = text.size() - from;
-    names_.reserve(rest / 128);
-    names_.reserve_table(rest / 128);
-    first_.reserve(rest / 128);
-    name_line.reserve(rest / 128);
-    edges.reserve(rest / 20);
-  }
+      : scanner_(text), t_(text), from_(from), limit_(limit) {}
 
   /// Reads from `from` until a statement is not simple or has attributes,
   /// `limit` statements are read, or stop() is called (each statement is
@@ -796,6 +788,7 @@ public:
       std::uint32_t node[kSimpleMaxHops + 1];
       while (statements < limit_ && !stop_.load(std::memory_order_relaxed)) {
         if (!scanner_.scan(pos, line, ids, shape) || shape.nattrs != 0) break;
+        if (statements == 0) reserve_room();
         for (std::uint32_t h = 0; h <= shape.hops; ++h) node[h] = rank_of(ids[h]);
         for (std::uint32_t h = 0; h < shape.hops; ++h) edges.push_back(LocalEdge{node[h], node[h + 1], ids[shape.hops].line});
         last_first = node[0];
@@ -831,6 +824,17 @@ public:
   bool failed = false;
 
 private:
+  /// About what FastDotReader::run() reserves for the whole text, on this
+  /// thread and only once a first statement can be taken: a text whose
+  /// statements all carry attributes (a matmul) costs nothing.
+  void reserve_room() {
+    const std::size_t rest = t_.size() - from_;
+    names_.reserve(rest / 128);
+    names_.reserve_table(rest / 128);
+    first_.reserve(rest / 128);
+    name_line.reserve(rest / 128);
+    edges.reserve(rest / 20);
+  }
   std::uint32_t rank_of(const SimpleId& id) {
     const std::uint32_t s = names_.intern(std::string_view(t_.data() + id.b, id.e - id.b), false);
     if (s >= rank_.size()) rank_.resize(s + 1, kNone);
