@@ -285,9 +285,8 @@ public:
     while (r < kRecent && r < n) r *= 2;
     if (r > recent_.size()) recent_.assign(r, Recent{0, kNoId});
   }
-  /// Room in the table for about \p n strings, so that it need not grow:
-  /// memory allocated now, on this thread (SecondHalf's, which is then
-  /// filled on another, goes back to the reader's thread's heap).
+  /// Room in the table for about \p n strings, so that it need not grow
+  /// (rehashing what it holds) while it is filled. O(slots).
   void reserve_table(std::size_t n) {
     std::size_t slots = table_.size();
     while (slots < 2 * n) slots *= 2;
