@@ -566,13 +566,9 @@ TEST(DotReader, AStatementWithoutSemicolonLeavesTheRestOnTheSimplePath) {
   const std::vector<std::string> openers = {"", " \"q\" -> a\n", " 7 -> a\n", " -1.5 -> a\n", " \"esc\\\"aped\" -> a\n"};
   for (const std::string& g : general)
     for (const std::string& o : openers)
-      for (const char* eol : {"\n", "\r\n"}) {
-        std::string text = "digraph {\n" + g + o + tail + "}\n";
-        if (std::string(eol) != "\n") {
-          std::string crlf;
-          for (char ch : text) crlf += ch == '\n' ? std::string(eol) : std::string(1, ch);
-          text = crlf;
-        }
+      for (bool crlf : {false, true}) {
+        std::string text;
+        for (char ch : "digraph {\n" + g + o + tail + "}\n") text += crlf && ch == '\n' ? "\r\n" : std::string(1, ch);
         SCOPED_TRACE(text);
         both(text);
         const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
