@@ -89,7 +89,7 @@ InputGraph gen_graph() {
   }
   // A reader keeps per node/edge only the values that differ from the default.
   auto differing = [](AttrList& a, const AttrList& defaults) {
-    std::erase_if(a, [&](const auto& kv) { const std::string* d = find_attr(defaults, kv.first); return d && *d == kv.second; });
+    erase_if(a, [&](const auto& kv) { const std::string* d = find_attr(defaults, kv.first); return d && *d == kv.second; });
   };
   for (Node& v : g.nodes) differing(v.attrs, g.node_defaults);
   for (Edge& e : g.edges) differing(e.attrs, g.edge_defaults);

@@ -211,7 +211,7 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   // known (they do not change it: Kahn's in-degrees count them all).
   std::vector<Edge> self_loops;
   // The passes below read only the two ends of each edge: from a compact
-  // copy (8 bytes an edge) rather than the 48-byte records, which they would
+  // copy (8 bytes an edge) rather than the 32-byte records, which they would
   // otherwise stream through again and again.
   struct Ends { NodeId src, dst; };
   std::vector<Ends> ends(input.edges.size());
@@ -319,7 +319,7 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   };
   // Each pair's first part (in input order) takes the others in; it is the
   // pair's record, and goes to the pair's position in place: no second edge
-  // array (48 bytes an edge) is allocated or touched. Only a pair's later
+  // array (32 bytes an edge) is allocated or touched. Only a pair's later
   // parts are read here; the records' ends are renumbered in one pass below.
   constexpr std::uint32_t kMerged = 0xFFFFFFFFu;
   std::vector<std::uint32_t> edge_to(m_all, kMerged); // position of each record that stays
@@ -427,4 +427,7 @@ Graph graph_from_edges(std::uint32_t n, const std::vector<std::pair<NodeId, Node
 
 } // namespace depreduce
 
-static_assert(sizeof(depreduce::Edge) <= 48, "the part fields must stay in the Edge padding");
+// Every pass over the edges streams these records (docs/performance.md).
+static_assert(sizeof(depreduce::AttrList) == sizeof(void*), "an AttrList is one pointer");
+static_assert(sizeof(depreduce::Edge) <= 32, "the part fields must stay in the Edge padding");
+static_assert(sizeof(depreduce::Node) <= 112, "Node: see its comment");

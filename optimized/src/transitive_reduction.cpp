@@ -226,7 +226,7 @@ struct Structure {
 
   explicit Structure(const Graph& g) {
     const std::size_t n = g.nodes.size();
-    // One pass over the 48-byte Edge records collects what the CSR needs (the
+    // One pass over the 32-byte Edge records collects what the CSR needs (the
     // destination of each WAIT edge, its kinds, the edge count per source);
     // the fill then reads only those compact arrays. Edges are sorted by src,
     // so the source of edge i follows from the per-source counts, and each

@@ -20,10 +20,14 @@
 #ifndef DEPREDUCE_GRAPH_HPP
 #define DEPREDUCE_GRAPH_HPP
 
+#include <algorithm>
 #include <array>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,7 +56,92 @@ inline constexpr std::uint32_t kAsyncInfinite = std::numeric_limits<std::uint32_
 
 /// Attributes kept verbatim from the input (DOT attributes, JSON fields...),
 /// in the order they were first seen. Keys are unique within one list.
-using AttrList = std::vector<std::pair<std::string, std::string>>;
+///
+/// A sequence of (key, value) pairs with the part of std::vector's interface
+/// the project uses (iteration, size, emplace_back, erase, comparison), one
+/// pointer wide and null while empty: most nodes and edges carry no attribute
+/// outside the model fields, and an Edge exists once per input edge, so the
+/// 24 bytes of a std::vector were half of each Edge's 48 (docs/performance.md,
+/// "Tenth pass"). A list that holds something costs one more allocation than
+/// a vector (its vector). Iterators are pointers; like std::vector's they are
+/// invalidated by anything that adds or removes a pair.
+class AttrList {
+public:
+  using value_type = std::pair<std::string, std::string>;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using reference = value_type&;
+  using const_reference = const value_type&;
+  using iterator = value_type*;
+  using const_iterator = const value_type*;
+
+  AttrList() noexcept = default;
+  AttrList(std::initializer_list<value_type> pairs)
+      : items_(pairs.size() ? std::make_unique<std::vector<value_type>>(pairs) : nullptr) {}
+  AttrList(const AttrList& other)
+      : items_(other.empty() ? nullptr : std::make_unique<std::vector<value_type>>(*other.items_)) {}
+  AttrList(AttrList&&) noexcept = default;
+  AttrList& operator=(const AttrList& other) {
+    if (this != &other) *this = AttrList(other);
+    return *this;
+  }
+  AttrList& operator=(AttrList&&) noexcept = default;
+  ~AttrList() = default;
+
+  bool empty() const noexcept { return !items_ || items_->empty(); }
+  size_type size() const noexcept { return items_ ? items_->size() : 0; }
+  iterator begin() noexcept { return items_ ? items_->data() : nullptr; }
+  iterator end() noexcept { return items_ ? items_->data() + items_->size() : nullptr; }
+  const_iterator begin() const noexcept { return items_ ? items_->data() : nullptr; }
+  const_iterator end() const noexcept { return items_ ? items_->data() + items_->size() : nullptr; }
+  const_iterator cbegin() const noexcept { return begin(); }
+  const_iterator cend() const noexcept { return end(); }
+  value_type& operator[](size_type i) { return (*items_)[i]; }
+  const value_type& operator[](size_type i) const { return (*items_)[i]; }
+  value_type& front() { return items_->front(); }
+  const value_type& front() const { return items_->front(); }
+  value_type& back() { return items_->back(); }
+  const value_type& back() const { return items_->back(); }
+
+  template <class... Args>
+  value_type& emplace_back(Args&&... args) {
+    return list().emplace_back(std::forward<Args>(args)...);
+  }
+  void push_back(value_type pair) { list().push_back(std::move(pair)); }
+  void reserve(size_type n) {
+    if (n) list().reserve(n);
+  }
+  /// Removes the pair at \p pos; returns the position after it.
+  iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
+  /// Removes [first, last); returns the position after the last removed.
+  iterator erase(const_iterator first, const_iterator last) {
+    if (first == last) return begin() + (first - cbegin());
+    const auto at = items_->begin() + (first - cbegin());
+    return items_->data() + (items_->erase(at, at + (last - first)) - items_->begin());
+  }
+  void clear() noexcept { items_.reset(); }
+  /// std::erase_if for an AttrList (found by argument-dependent lookup):
+  /// removes the pairs \p pred accepts, keeps the others' order; returns how
+  /// many went.
+  template <class Pred>
+  friend size_type erase_if(AttrList& list, Pred pred) {
+    return list.items_ ? std::erase_if(*list.items_, pred) : 0;
+  }
+
+  friend bool operator==(const AttrList& a, const AttrList& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+  friend auto operator<=>(const AttrList& a, const AttrList& b) {
+    return std::lexicographical_compare_three_way(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+private:
+  std::vector<value_type>& list() {
+    if (!items_) items_ = std::make_unique<std::vector<value_type>>();
+    return *items_;
+  }
+  std::unique_ptr<std::vector<value_type>> items_; ///< null = empty
+};
 
 /// Returns the value of \p key in \p attrs, or nullptr.
 const std::string* find_attr(const AttrList& attrs, const std::string& key) noexcept;
@@ -68,7 +157,7 @@ struct ByteRange {
 };
 
 /// A node: an instruction or a task.
-struct Node { // 128 bytes: `line` fills what was padding after `barrier`
+struct Node { // 112 bytes: `line` fills what was padding after `barrier`
   std::string name;             ///< Unique, kept from the input.
   Engine engine = kNoEngine;    ///< Engine or kNoEngine.
   std::uint32_t async_window = 0; ///< 0 sync, w >= 1 async, kAsyncInfinite.
@@ -96,7 +185,7 @@ struct Node { // 128 bytes: `line` fills what was padding after `barrier`
 /// What the pair orders follows from its WAIT parts only (a part without WAIT
 /// orders nothing): wait_kinds() and has_unlabelled_wait_part() below, and
 /// from them is_completion_edge().
-struct Edge { // 48 bytes: the two part fields sit in what was padding
+struct Edge { // 32 bytes: the two part fields sit in what was padding
   NodeId src = 0;
   NodeId dst = 0;
   KindSet kinds;                  ///< Union of the parts' kinds. Empty = unlabelled (orders as a C edge).
