@@ -4,16 +4,23 @@
 /// formats::write_dot against the writer it replaced (reference::write_dot):
 /// on every file of corpus/real, byte for byte with ports written as
 /// attributes, and with ports on the endpoints (the default) the same graph
-/// back after a read; the edge list as `src<TAB>dst` lines.
+/// back after a read; the edge list as `src<TAB>dst` lines; and the writer
+/// on two threads against itself on one.
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
+#include "depreduce/testing/workloads.hpp"
+#include "internal.hpp"
 
 namespace depreduce::formats {
 namespace {
@@ -101,6 +108,59 @@ TEST(DotWriter, ByteRangesWithAnySpaceNameAreQuotedAsTheReplacedWriterQuotesThem
             std::string::npos)
       << text;
   EXPECT_NE(text.find("\"reads\"=\"a\\\"b:[0,"), std::string::npos) << text;
+}
+
+/// What write_dot() gives through an AtomicOutput with \p tuning.
+std::string through_a_file(const Graph& g, const detail::DotWriteTuning& tuning) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("dot_writer_test." + std::to_string(::getpid()) + ".dot");
+  {
+    AtomicOutput out(path.string());
+    detail::write_dot_tuned(g, &out, WriteOptions{}, tuning);
+    out.commit();
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(path);
+  return text.str();
+}
+
+/// The node and edge statements split between two threads, chunk by chunk
+/// (write_statements()): the same bytes as one thread, whatever the chunk
+/// size, into a string and through a file, on graphs with attributes,
+/// engines, byte ranges, merged parts and self-loops, and one large enough
+/// for the 1 MiB hand-overs to fall inside chunks.
+TEST(DotWriter, TwoThreadsWriteTheSameBytesAsOne) {
+  std::vector<std::pair<std::string, Graph>> graphs;
+  graphs.emplace_back("small", make_program_order(read_dot(
+                                   "digraph { node [shape=box]; a -> b [kind=flow, label=x]; a -> b [kind=anti, flags=retain]; "
+                                   "b -> c; c -> c; d; subgraph cluster_0 { e -> f } }")));
+  graphs.emplace_back("matmul", testing::generate_workload(testing::Workload::TiledMatmul, 3000, 7));
+  graphs.emplace_back("dag", testing::generate_workload(testing::Workload::RandomDag, 30000, 3));
+  for (const char* name : {"corpus/real/graphviz/rtest/graphs/b100.gv", "corpus/real/graphviz/graphs/directed/world.gv"}) {
+    const std::filesystem::path p = source_dir() / name;
+    ASSERT_TRUE(std::filesystem::exists(p)) << p;
+    graphs.emplace_back(name, make_program_order(read_graph(p.string())));
+  }
+  const detail::DotWriteTuning one{.parallel_from = SIZE_MAX};
+  std::size_t split = 0;
+  for (const auto& [name, g] : graphs) {
+    SCOPED_TRACE(name);
+    const std::string want = detail::write_dot_tuned(g, nullptr, WriteOptions{}, one);
+    ASSERT_EQ(want, write_dot(g)); // the default is the same text
+    ASSERT_EQ(through_a_file(g, one), want);
+    const std::size_t statements = g.nodes.size() + g.edges.size() + g.self_loops.size();
+    for (std::size_t chunk : {1, 2, 3, 7, 64, 4096}) {
+      if (chunk < 64 && statements > 20000) continue; // a hand-over per few statements: slow, and no new case
+      SCOPED_TRACE("chunk " + std::to_string(chunk));
+      const detail::DotWriteTuning two{.parallel_from = 0, .chunk = chunk};
+      EXPECT_EQ(detail::write_dot_tuned(g, nullptr, WriteOptions{}, two), want);
+      EXPECT_EQ(through_a_file(g, two), want);
+      if (statements > 2 * chunk) ++split;
+    }
+  }
+  EXPECT_GE(split, 20u); // most cases had at least three chunks
 }
 
 TEST(DotWriter, EdgeListIsOneLinePerMergedEdge) {

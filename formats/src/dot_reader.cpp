@@ -692,13 +692,6 @@ private:
 /// Thrown by the scanner when an HTML string follows appended values.
 struct RestartInterningValues {};
 
-/// Whether work of \p size goes to a second thread, given the DotReadTuning
-/// threshold \p from: from that size on, where a second hardware thread is
-/// there; always where \p from is 0 (tests), never where it is SIZE_MAX.
-inline bool worth_a_thread(std::size_t size, std::size_t from) {
-  return size >= from && (from == 0 || std::thread::hardware_concurrency() >= 2);
-}
-
 /// The first NUL byte of a text, which makes the whole text an error
 /// ("NUL byte in DOT text", on its line, before anything else is said).
 /// A large text is searched on a second thread while the parser reads it
@@ -881,7 +874,7 @@ public:
     edges_.reserve(n_ / 20);
     nodes_.reserve(n_ / 128);
     strs_.reserve(n_ / 64);
-    if (worth_a_thread(n_ - start_, speculate_from_)) start_second_half();
+    if (detail::worth_a_thread(n_ - start_, speculate_from_)) start_second_half();
     try {
       have = parse_graph();
       drop_second_half(); // adopted, or never reached
@@ -2307,7 +2300,7 @@ private:
   /// are many (DotReadTuning::parallel_convert_from) and the machine has a
   /// second hardware thread. The result is the same either way.
   bool convert_in_parallel() const {
-    return worth_a_thread(std::min(nodes_.size(), edges_.size()), parallel_convert_from_);
+    return detail::worth_a_thread(std::min(nodes_.size(), edges_.size()), parallel_convert_from_);
   }
 
   /// The node assignments grouped by node: node i's are
@@ -2709,7 +2702,7 @@ namespace detail {
 InputGraph read_dot_releasing(std::string_view text, const std::string& file,
                               const std::function<void(std::size_t, std::size_t)>& progress,
                               const std::function<void(std::size_t)>& release, const DotReadTuning& tuning) {
-  NulCheck nul(text, worth_a_thread(text.size(), tuning.nul_check_thread_from));
+  NulCheck nul(text, detail::worth_a_thread(text.size(), tuning.nul_check_thread_from));
   auto no_nul = [&] {
     if (const std::size_t at = nul.result(); at != std::string_view::npos)
       throw InputError(file, detail::LineMap(text).line_of(at), "NUL byte in DOT text");

@@ -15,10 +15,15 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "depreduce/formats/formats.hpp"
@@ -376,9 +381,114 @@ void spill(Buffer& out, AtomicOutput* sink) {
   if (sink) out.spill(*sink);
 }
 
+/// Appends statements [0, \p count) to \p out in order, \p format(buffer, i)
+/// writing statement i; \p out goes to \p sink as it fills (spill()). From
+/// DotWriteTuning::parallel_from statements on, with a second hardware
+/// thread, they are formatted in chunks of DotWriteTuning::chunk on two
+/// threads: this one writes chunks 0, 2, 4, ... straight into \p out, a
+/// helper writes chunks 1, 3, 5, ... into one of its two buffers, and this
+/// thread appends each of those when its turn comes. The bytes and their
+/// order are those of one thread writing every statement. \p format must
+/// only read shared state. An exception on either thread stops both and is
+/// rethrown here, after the helper has been joined.
+template <class Format>
+void write_statements(Buffer& out, AtomicOutput* sink, std::size_t count, const Format& format,
+                      const detail::DotWriteTuning& tuning) {
+  const std::size_t chunk = std::max<std::size_t>(tuning.chunk, 1);
+  const std::size_t chunks = count / chunk + (count % chunk != 0);
+  const auto write_chunk = [&](Buffer& into, std::size_t c, AtomicOutput* to) {
+    const std::size_t end = std::min(count, (c + 1) * chunk);
+    for (std::size_t i = c * chunk; i < end; ++i) {
+      format(into, i);
+      spill(into, to);
+    }
+  };
+  if (chunks < 2 || !detail::worth_a_thread(count, tuning.parallel_from)) {
+    for (std::size_t c = 0; c < chunks; ++c) write_chunk(out, c, sink);
+    return;
+  }
+  constexpr std::size_t kFree = ~std::size_t{0};
+  struct Slot {
+    Buffer text{std::size_t{1} << 16};
+    std::size_t chunk = kFree; ///< The chunk it holds, or kFree.
+  };
+  std::array<Slot, 2> slots;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool stop = false;           // this thread has thrown: the helper returns
+  std::exception_ptr failed;   // the helper has thrown
+  const auto helper_run = [&] {
+    try {
+      for (std::size_t c = 1, k = 0; c < chunks; c += 2, k ^= 1) {
+        Slot& slot = slots[k];
+        {
+          std::unique_lock lock(mutex);
+          changed.wait(lock, [&] { return stop || slot.chunk == kFree; });
+          if (stop) return;
+        }
+        slot.text.truncate(0);
+        write_chunk(slot.text, c, nullptr);
+        {
+          std::lock_guard lock(mutex);
+          slot.chunk = c;
+        }
+        changed.notify_all();
+      }
+    } catch (...) {
+      {
+        std::lock_guard lock(mutex);
+        failed = std::current_exception();
+      }
+      changed.notify_all();
+    }
+  };
+  std::thread helper;
+  try {
+    helper = std::thread(helper_run);
+  } catch (const std::system_error&) { // no thread: one does it all
+    for (std::size_t c = 0; c < chunks; ++c) write_chunk(out, c, sink);
+    return;
+  }
+  struct Join {
+    std::thread& helper;
+    std::mutex& mutex;
+    std::condition_variable& changed;
+    bool& stop;
+    ~Join() {
+      {
+        std::lock_guard lock(mutex);
+        stop = true;
+      }
+      changed.notify_all();
+      helper.join();
+    }
+  } join{helper, mutex, changed, stop};
+  for (std::size_t c = 0, k = 0; c < chunks; ++c) {
+    if (c % 2 == 0) {
+      write_chunk(out, c, sink);
+      continue;
+    }
+    Slot& slot = slots[k];
+    k ^= 1;
+    {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return failed || slot.chunk == c; });
+      if (failed) std::rethrow_exception(failed);
+    }
+    out += slot.text.view(0, slot.text.size());
+    {
+      std::lock_guard lock(mutex);
+      slot.chunk = kFree;
+    }
+    changed.notify_all();
+    spill(out, sink);
+  }
+}
+
 /// The writer: into \p out, which goes to \p sink whenever it holds 1 MiB
 /// (and what is left at the end), or all of it into \p out without a sink.
-void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, AtomicOutput* sink) {
+void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, AtomicOutput* sink,
+                    const detail::DotWriteTuning& tuning) {
   // A strict graph merges parallel edges as it reads them (the last value of
   // each attribute wins), so a pair written as parts must not be strict.
   const bool parts = std::any_of(g.edges.begin(), g.edges.end(),
@@ -430,11 +540,11 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
   id_at[g.nodes.size()] = ids.size();
   const auto id_of = [&](NodeId v) { return ids.view(id_at[v], id_at[v + 1] - id_at[v]); };
 
-  for (NodeId v : order) {
+  const auto write_node = [&](Buffer& b, NodeId v) {
     const Node& n = g.nodes[v];
-    out += "  ";
-    out += id_of(v);
-    AttrWriter w(out);
+    b += "  ";
+    b += id_of(v);
+    AttrWriter w(b);
     for (const auto& [k, val] : n.attrs)
       if (!is_node_model_key(k)) w.add(k, val);
     if (n.engine != kNoEngine) w.add_number("engine", n.engine);
@@ -444,27 +554,25 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
     if (!n.reads.empty()) w.add_ranges("reads", n.reads);
     if (!n.writes.empty()) w.add_ranges("writes", n.writes);
     w.finish();
-    out += ";\n";
-    spill(out, sink);
-  }
-
-  for (const Edge* e : edges_in_input_order(g)) {
-    if (e->src >= g.nodes.size() || e->dst >= g.nodes.size()) continue;
+    b += ";\n";
+  };
+  const auto write_edge = [&](Buffer& b, const Edge* e) {
+    if (e->src >= g.nodes.size() || e->dst >= g.nodes.size()) return;
     const std::string* tport = options.inline_ports ? find_attr(e->attrs, "tailport") : nullptr;
     const std::string* hport = options.inline_ports ? find_attr(e->attrs, "headport") : nullptr;
     const auto write_part = [&](KindSet kinds, FlagSet flags, bool first) {
-      out += "  ";
-      append_endpoint(out, id_of(e->src), first ? tport : nullptr);
-      out += " -> ";
-      append_endpoint(out, id_of(e->dst), first ? hport : nullptr);
-      AttrWriter w(out);
+      b += "  ";
+      append_endpoint(b, id_of(e->src), first ? tport : nullptr);
+      b += " -> ";
+      append_endpoint(b, id_of(e->dst), first ? hport : nullptr);
+      AttrWriter w(b);
       if (first)
         for (const auto& [k, v] : e->attrs)
           if (!is_edge_model_key(k) && !(options.inline_ports && is_port_key(k))) w.add(k, v);
       if (!kinds.empty()) w.add("kind", kinds_text(kinds));
       if (flags != FlagSet::wait()) w.add("flags", flags_text(flags));
       w.finish();
-      out += ";\n";
+      b += ";\n";
     };
     // A merged pair whose union of kinds and flags would read back as another
     // demand is written as its parts (SPEC §2), the first one carrying the
@@ -475,8 +583,17 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
     if (written_as_one_part(*e)) write_part(e->kinds, e->flags, true);
     else
       for (const EdgePart& part : parts_to_write(*e)) write_part(part.kinds, part.flags, part.first);
-    spill(out, sink);
-  }
+  };
+  // Node statements, then edge statements: one sequence, so that both may
+  // be split between two threads (write_statements()).
+  const std::vector<const Edge*> edges = edges_in_input_order(g);
+  write_statements(
+      out, sink, order.size() + edges.size(),
+      [&](Buffer& b, std::size_t i) {
+        if (i < order.size()) write_node(b, order[i]);
+        else write_edge(b, edges[i - order.size()]);
+      },
+      tuning);
 
   std::vector<std::uint32_t> rank(g.nodes.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
@@ -490,18 +607,27 @@ void write_dot_into(Buffer& out, const Graph& g, const WriteOptions& options, At
 
 } // namespace
 
-std::string write_dot(const Graph& g, const WriteOptions& options) {
+std::string detail::write_dot_tuned(const Graph& g, AtomicOutput* sink, const WriteOptions& options,
+                                    const DotWriteTuning& tuning) {
+  if (sink) {
+    // Small to start (a small graph's output, and nothing zero-filled that
+    // is not written); it grows to the 1 MiB that spill() hands over at a time.
+    Buffer out(std::size_t{1} << 16);
+    write_dot_into(out, g, options, sink, tuning);
+    return std::string();
+  }
   // Roughly the size of the output, so the buffer grows once or twice.
   Buffer out(64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size()));
-  write_dot_into(out, g, options, nullptr);
+  write_dot_into(out, g, options, nullptr, tuning);
   return out.take();
 }
 
+std::string write_dot(const Graph& g, const WriteOptions& options) {
+  return detail::write_dot_tuned(g, nullptr, options, detail::DotWriteTuning{});
+}
+
 void write_dot(const Graph& g, AtomicOutput& sink, const WriteOptions& options) {
-  // Small to start (a small graph's output, and nothing zero-filled that is
-  // not written); it grows to the 1 MiB that spill() hands over at a time.
-  Buffer out(std::size_t{1} << 16);
-  write_dot_into(out, g, options, &sink);
+  detail::write_dot_tuned(g, &sink, options, detail::DotWriteTuning{});
 }
 
 std::string write_dot(const Graph& g) { return write_dot(g, WriteOptions{}); }

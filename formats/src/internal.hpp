@@ -8,8 +8,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "depreduce/formats/formats.hpp"
 #include "depreduce/graph.hpp"
 
 namespace depreduce::formats::detail {
@@ -154,6 +156,31 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
 /// A test raises a signal there to show that it is held back until the
 /// registration. Null otherwise (one load per output).
 extern void (*after_temporary_created)(const char* path);
+
+/// Whether work of \p size goes to a second thread, given a DotReadTuning or
+/// DotWriteTuning threshold \p from: from that size on, where a second
+/// hardware thread is there; always where \p from is 0 (tests), never where
+/// it is SIZE_MAX.
+inline bool worth_a_thread(std::size_t size, std::size_t from) {
+  return size >= from && (from == 0 || std::thread::hardware_concurrency() >= 2);
+}
+
+/// Knobs of write_dot() that change only its speed, for tests (the text is
+/// the same bytes whatever they are).
+struct DotWriteTuning {
+  /// The node and edge statements are formatted on two threads, chunk by
+  /// chunk, when there are at least this many of them together (and a second
+  /// hardware thread is there; 0: always, for tests). SIZE_MAX: never.
+  std::size_t parallel_from = 16384;
+  /// Statements per chunk (the calling thread formats chunks 0, 2, 4, ...,
+  /// a helper 1, 3, 5, ...).
+  std::size_t chunk = 4096;
+};
+
+/// write_dot() with \p tuning: into \p sink 1 MiB at a time if it is set
+/// (then the result is empty), else into the string returned.
+std::string write_dot_tuned(const Graph& g, AtomicOutput* sink, const WriteOptions& options,
+                            const DotWriteTuning& tuning);
 
 } // namespace depreduce::formats::detail
 
