@@ -5,8 +5,12 @@
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "depreduce/error.hpp"
 #include "depreduce/reference/transitive_reduction.hpp"
@@ -84,6 +88,57 @@ TEST(KeptEdges, RejectsAReductionOfAnotherGraph) {
   moved.removed[0].edge = 0; // in range, but g.edges[0] is a -> b
   EXPECT_THROW(kept_edges(g, moved), std::invalid_argument);
   EXPECT_THROW(apply(g, moved), std::invalid_argument);
+}
+
+InputGraph nodes_named(const std::vector<std::string>& names) {
+  InputGraph in;
+  in.file = "t.json";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Node node;
+    node.name = names[i];
+    node.line = static_cast<std::uint32_t>(10 + i);
+    in.nodes.push_back(node);
+  }
+  return in;
+}
+
+/// make_program_order()'s duplicate-name table: the later node's line, among
+/// enough names that the probe passes others on the way.
+TEST(ProgramOrder, ADuplicateNameIsNamedOnTheLaterNodesLine) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 5000; ++i) names.push_back("n" + std::to_string(i));
+  names.push_back("n1234");
+  try {
+    make_program_order(nodes_named(names));
+    FAIL() << "no duplicate reported";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "duplicate node name 'n1234'");
+    EXPECT_EQ(e.line(), 10u + 5000u);
+  }
+  names.back() = "n5000";
+  EXPECT_EQ(make_program_order(nodes_named(names)).nodes.size(), 5001u);
+}
+
+/// The table's slots carry the high half of each name's hash, and the names
+/// are compared only when those match: two different names with the same
+/// tag and the same first slot must still both be nodes.
+TEST(ProgramOrder, NamesWithTheSameHashTagAndSlotAreNotDuplicates) {
+  const std::hash<std::string_view> hash;
+  // Two nodes get a 16-slot table: the slot is the hash's low 4 bits.
+  std::unordered_map<std::uint64_t, std::string> seen;
+  std::pair<std::string, std::string> pair;
+  for (std::uint64_t i = 0; pair.first.empty(); ++i) {
+    std::string name = "x" + std::to_string(i);
+    const std::uint64_t h = hash(name);
+    const std::uint64_t key = (h >> 32) << 4 | (h & 15);
+    auto [it, fresh] = seen.emplace(key, name);
+    if (!fresh) pair = {it->second, name};
+    ASSERT_LT(i, std::uint64_t{1} << 24) << "no collision found";
+  }
+  const Graph g = make_program_order(nodes_named({pair.first, pair.second}));
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].name, pair.first);
+  EXPECT_EQ(g.nodes[1].name, pair.second);
 }
 
 /// `--impl reference` names a cycle as the fast side does (a fresh user

@@ -294,18 +294,25 @@ struct Structure {
       if (!engine_nodes[e].empty()) engine_prev[v] = engine_nodes[e].back();
       engine_nodes[e].push_back(v);
     }
-    std::vector<std::pair<NodeId, NodeId>> into; // (completes into, async node)
+    // Each async node a completes into the node w positions later on its
+    // engine, if there is one. Taking the async nodes in program order and
+    // dealing each to that node's list (a counting sort) gives every list in
+    // ascending order, as sorting the (completes into, a) pairs did, in O(n)
+    // (the sort was 1.3 % of a 10^6-instruction run).
+    std::vector<NodeId> completes_into(n, kNone);
     for (const auto& list : engine_nodes)
       for (std::size_t i = 0; i < list.size(); ++i) {
-        std::uint32_t w = g.nodes[list[i]].async_window;
+        const std::uint32_t w = g.nodes[list[i]].async_window;
         if (w == 0 || w == kAsyncInfinite) continue;
-        if (i + w < list.size()) into.emplace_back(list[i + w], list[i]);
+        if (i + w < list.size()) completes_into[list[i]] = list[i + w];
       }
-    std::sort(into.begin(), into.end());
-    for (const auto& [v, a] : into) ++async_begin[v + 1];
+    for (NodeId a = 0; a < n; ++a)
+      if (completes_into[a] != kNone) ++async_begin[completes_into[a] + 1];
     for (std::size_t v = 0; v < n; ++v) async_begin[v + 1] += async_begin[v];
-    async_into.reserve(into.size());
-    for (const auto& [v, a] : into) async_into.push_back(a);
+    async_into.resize(async_begin[n]);
+    std::vector<std::uint32_t> next(async_begin.begin(), async_begin.end() - 1);
+    for (NodeId a = 0; a < n; ++a)
+      if (completes_into[a] != kNone) async_into[next[completes_into[a]]++] = a;
   }
 };
 
