@@ -145,6 +145,25 @@ RC_GTEST_PROP(TransitiveReduction, PipelineEqualsReferenceOnRawInput, ()) {
   RC_ASSERT(difference == "");
 }
 
+// Bad input (SPEC §2's rules for an input: distinct names, engines in
+// range, edges between known nodes, no cycle) is rejected by the production
+// path iff the oracle rejects it, with the same message: the same first
+// problem on the same line. The oracle states each rule itself
+// (reference::program_order), so a rule dropped or changed on either side
+// shows here. Faults that every correct reader must reject are checked to be.
+RC_GTEST_PROP(TransitiveReduction, PipelineRejectsBadRawInputAsReferenceDoes, ()) {
+  RC_LOG() << "implementation: make_program_order against reference::program_order\n";
+  InputGraph in = *gen_input_graph();
+  const auto fault = static_cast<testing::InputFault>(*rc::gen::inRange<std::uint8_t>(0, testing::kInputFaults));
+  const auto a = *rc::gen::arbitrary<std::uint32_t>();
+  const auto b = *rc::gen::arbitrary<std::uint32_t>();
+  const bool must_reject = testing::inject_fault(in, fault, a, b);
+  RC_LOG() << "fault " << static_cast<int>(fault) << (must_reject ? " (must be rejected)" : "") << "\n";
+  const std::string difference = testing::raw_input_difference(in, {KindFilter{}});
+  RC_ASSERT(difference == "");
+  if (must_reject) RC_ASSERT_THROWS_AS(make_program_order(in), InputError);
+}
+
 // What is written reads back to the same relations (SPEC §2), and
 // `reduce` then `reduce` again gives the same file: the reduced graph, as
 // DOT, read back by read_dot and merged, has the input's C and S relations

@@ -119,6 +119,22 @@ TEST(ProgramOrder, ADuplicateNameIsNamedOnTheLaterNodesLine) {
   EXPECT_EQ(make_program_order(nodes_named(names)).nodes.size(), 5001u);
 }
 
+/// The oracle states the rule itself (it used to accept duplicate names,
+/// which make_program_order rejects, so that difference went unchecked):
+/// the same message, on the later node's line.
+TEST(ReferenceProgramOrder, ADuplicateNameIsNamedOnTheLaterNodesLine) {
+  std::vector<std::string> names{"a", "b", "c", "b"};
+  try {
+    reference::program_order(nodes_named(names));
+    FAIL() << "no duplicate reported";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.problem(), "duplicate node name 'b'");
+    EXPECT_EQ(e.line(), 13u);
+  }
+  names.back() = "d";
+  EXPECT_EQ(reference::program_order(nodes_named(names)).size(), 4u);
+}
+
 /// The table's slots carry the high half of each name's hash, and the names
 /// are compared only when those match: two different names with the same
 /// tag and the same first slot must still both be nodes.

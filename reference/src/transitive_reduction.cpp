@@ -212,12 +212,27 @@ HappensBefore relations(const ReadInput& in) {
 
 std::vector<NodeId> program_order(const InputGraph& input) {
   const std::size_t n = input.nodes.size();
-  for (const Node& node : input.nodes)
+  // What makes an input bad, stated here rather than taken from
+  // make_program_order, checked in the order the header gives so that the
+  // first problem is the one reported: the engine count, then node by node
+  // (a name seen before, then the engine), then edge by edge, then a cycle.
+  if (input.num_engines > kMaxEngines)
+    throw InputError(input.file, 0, "engine count " + std::to_string(input.num_engines) + " exceeds " +
+                                        std::to_string(kMaxEngines));
+  std::set<std::string> names;
+  for (const Node& node : input.nodes) {
+    if (!names.insert(node.name).second)
+      throw InputError(input.file, node.line, "duplicate node name '" + node.name + "'");
     if (node.engine != kNoEngine && node.engine >= input.num_engines)
-      throw InputError(input.file, node.line, "node '" + node.name + "': engine out of range");
+      throw InputError(input.file, node.line,
+                       "node '" + node.name + "': engine " + std::to_string(node.engine) + " out of range [0, " +
+                           std::to_string(input.num_engines) + ")");
+  }
   std::vector<std::vector<NodeId>> preds(n);
   for (const Edge& e : input.edges) {
-    if (e.src >= n || e.dst >= n) throw InputError(input.file, e.line, "edge names an unknown node");
+    if (e.src >= n || e.dst >= n)
+      throw InputError(input.file, e.line,
+                       "edge names an unknown node (index " + std::to_string(std::max(e.src, e.dst)) + ")");
     if (e.src != e.dst) preds[e.dst].push_back(e.src);
   }
   // Repeatedly place the first node, in input order, whose predecessors are

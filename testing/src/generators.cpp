@@ -140,6 +140,53 @@ InputGraph random_input_graph(const EngineGraphParams& p, std::uint64_t seed) {
   return in;
 }
 
+bool inject_fault(InputGraph& in, InputFault fault, std::uint32_t a, std::uint32_t b) {
+  const std::uint32_t n = static_cast<std::uint32_t>(in.nodes.size());
+  if (std::all_of(in.nodes.begin(), in.nodes.end(), [](const Node& v) { return v.line == 0; }))
+    for (NodeId i = 0; i < n; ++i) in.nodes[i].line = 1000000 + i;
+  auto add_edge = [&](NodeId src, NodeId dst) {
+    Edge e;
+    e.src = src;
+    e.dst = dst;
+    e.line = 2000000;
+    const std::size_t at = (std::size_t{a} + b) % (in.edges.size() + 1);
+    in.edges.insert(in.edges.begin() + static_cast<std::ptrdiff_t>(at), e);
+  };
+  switch (fault) {
+  case InputFault::DuplicateName:
+    if (n == 0 || a % n == b % n) return false;
+    in.nodes[b % n].name = in.nodes[a % n].name;
+    return true;
+  case InputFault::EngineOutOfRange:
+    if (n == 0) return false;
+    in.nodes[a % n].engine = in.num_engines + b % 3;
+    return true;
+  case InputFault::TooManyEngines:
+    in.num_engines = kMaxEngines + 1 + b % 3;
+    return true;
+  case InputFault::UnknownNode:
+    if (n == 0) return false;
+    if (b % 2) add_edge(n + b % 2, a % n);
+    else add_edge(a % n, n + b % 2);
+    return true;
+  case InputFault::ReversedEdge: {
+    // Only a link (not a self-loop) written backwards closes a cycle.
+    std::vector<std::uint32_t> links;
+    for (std::uint32_t i = 0; i < in.edges.size(); ++i)
+      if (in.edges[i].src != in.edges[i].dst) links.push_back(i);
+    if (links.empty()) return false;
+    const Edge& e = in.edges[links[a % links.size()]];
+    add_edge(e.dst, e.src);
+    return true;
+  }
+  case InputFault::AnyEdge:
+    if (n == 0) return false;
+    add_edge(a % n, b % n);
+    return false;
+  }
+  return false;
+}
+
 std::uint32_t Sketch::index(const std::string& name) {
   for (std::uint32_t i = 0; i < input_.nodes.size(); ++i)
     if (input_.nodes[i].name == name) return i;

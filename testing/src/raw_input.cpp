@@ -65,15 +65,22 @@ std::string raw_input_difference(const InputGraph& input, const std::vector<Kind
     production_error = e.what();
   }
   std::vector<NodeId> order;
+  std::string oracle_error;
   try {
     order = reference::program_order(input);
-  } catch (const InputError&) {
+  } catch (const InputError& e) {
     oracle_rejects = true;
+    oracle_error = e.what();
   }
   if (production_rejects != oracle_rejects)
     return std::string("make_program_order ") + (production_rejects ? "rejects (" + production_error + ")" : "accepts") +
-           " but the oracle " + (oracle_rejects ? "rejects" : "accepts") + " the input:\n" + shown(input);
-  if (production_rejects) return "";
+           " but the oracle " + (oracle_rejects ? "rejects (" + oracle_error + ")" : "accepts") + " the input:\n" +
+           shown(input);
+  // Both reject: for the same first problem, on the same line.
+  if (production_rejects)
+    return production_error == oracle_error ? ""
+                                            : "make_program_order rejects with \"" + production_error +
+                                                  "\" but the oracle with \"" + oracle_error + "\":\n" + shown(input);
 
   for (NodeId i = 0; i < g.nodes.size(); ++i)
     if (g.nodes[i].input_index != order[i])

@@ -269,7 +269,9 @@ struct Graph : GraphHeader {
 /// \throws InputError naming the file, a line and the problem for: duplicate
 ///   node names, edges naming unknown nodes, engines >= num_engines or
 ///   num_engines > kMaxEngines, and cycles (the message lists the nodes of one
-///   cycle in order).
+///   cycle in order). The first problem is reported, in the order that
+///   reference::program_order() documents (its twin, which states the same
+///   rules and messages for itself).
 Graph make_program_order(InputGraph input, std::vector<std::string>* warnings = nullptr);
 
 /// Graph without engines from plain edge pairs over nodes named "0".."n-1".

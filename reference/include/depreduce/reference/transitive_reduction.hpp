@@ -35,9 +35,15 @@ namespace depreduce::reference {
 /// Program order of SPEC §2 for \p input: the topological order of its edges
 /// (self-loops ignored) that takes, at every step, the ready node first in
 /// input order. Returns the input index of the node at each position.
-/// \throws InputError (file of \p input) on a cycle (naming one, `cycle:
-///   'a' -> 'b' -> 'a'`, at the line of the edge that closes it), an edge
-///   naming an unknown node, or an engine >= num_engines. Cost: O(n * (n + m)).
+/// \throws InputError (file of \p input), with make_program_order()'s
+///   message for the first problem in this order: num_engines > kMaxEngines
+///   (line 0); then node by node in input order, a name an earlier node has
+///   (at the later node's line), an engine >= num_engines; then edge by edge,
+///   an edge naming an unknown node; then a cycle (naming one, `cycle:
+///   'a' -> 'b' -> 'a'`, at the line of the edge that closes it). The rules
+///   and messages are written here again, not called: the differential
+///   checks (testing::raw_input_difference) compare the two messages.
+///   Cost: O(n * (n + m)).
 std::vector<NodeId> program_order(const InputGraph& input);
 
 /// \p g as input again: its nodes in order, each merged edge spelled as the

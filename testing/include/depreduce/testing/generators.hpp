@@ -59,6 +59,28 @@ const std::vector<std::vector<PartSpec>>& part_combinations();
 /// bytes of `sbuf`. Acyclic. Cost: O(n * out_degree).
 InputGraph random_input_graph(const EngineGraphParams& params, std::uint64_t seed);
 
+/// What inject_fault() makes wrong in an input, one per rule of
+/// make_program_order()'s \throws (and reference::program_order()'s).
+enum class InputFault : std::uint8_t {
+  DuplicateName,    ///< node b % n takes the name of node a % n
+  EngineOutOfRange, ///< node a % n gets engine num_engines + b % 3
+  TooManyEngines,   ///< num_engines = kMaxEngines + 1 + b % 3
+  UnknownNode,      ///< an edge from node a % n to n + b % 2 (or back, b odd)
+  ReversedEdge,     ///< edge a % m written again backwards: a cycle of two
+  AnyEdge,          ///< an edge a % n -> b % n, which may close a cycle or not
+};
+inline constexpr std::uint8_t kInputFaults = 6;
+
+/// Makes \p input bad in the way \p fault says, with \p a and \p b picking
+/// where; first gives every node a line of its own (1,000,000 + its index)
+/// if none has one, so that a message's line tells which node it names. The
+/// added edge of UnknownNode, ReversedEdge and AnyEdge goes at a position
+/// picked by a + b among the edges and has the line 2,000,000.
+/// \returns true if every correct reader of the rules must now reject the
+///   input (false for AnyEdge, for DuplicateName when a % n == b % n, and
+///   for ReversedEdge without edges). Cost: O(n + m).
+bool inject_fault(InputGraph& input, InputFault fault, std::uint32_t a, std::uint32_t b);
+
 /// A small graph written by hand:
 ///   Sketch s; s.node("a", 0).node("b", 0, /*async=*/2).edge("a", "b", "flow");
 ///   Graph g = s.graph(/*engines=*/1);

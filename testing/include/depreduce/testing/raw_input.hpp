@@ -36,7 +36,8 @@ struct RawInputChecks {
 };
 
 /// Compares the production path on \p input with the oracle on it:
-///  - make_program_order(input) rejects iff reference::program_order(input) does;
+///  - make_program_order(input) rejects iff reference::program_order(input)
+///    does, and then with the same message (file, line and problem);
 ///  - the program orders agree (Graph::nodes[i].input_index);
 ///  - for each filter of \p filters, every registered implementation but the
 ///    reference (optimized, and any added with register_reduction_impl())
