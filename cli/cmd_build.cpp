@@ -42,8 +42,7 @@ void add_build_command(CLI::App& app) {
               "dropped (docs/builder.md). Exit: 0 written, 2 bad input.");
   cmd->callback([args] {
     std::vector<std::string> warnings;
-    before_reading_input(args->file);
-    Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
+    const Graph g = read_model(args->file, args->format, args->impl == "reference", warnings);
     print_warnings(warnings);
     auto t0 = std::chrono::steady_clock::now();
     Graph built = args->impl == "reference" ? reference::build_dependences(g) : build_dependences(g);

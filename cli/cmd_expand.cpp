@@ -36,8 +36,7 @@ void add_expand_command(CLI::App& app) {
               "subgraphs stay (docs/builder.md). Exit: 0 written, 2 bad input (e.g. a node in two units).");
   cmd->callback([args] {
     std::vector<std::string> warnings;
-    before_reading_input(args->file);
-    Graph g = make_program_order(formats::read_graph(args->file, formats::parse_format(args->format)), &warnings);
+    const Graph g = read_model(args->file, args->format, args->impl == "reference", warnings);
     Graph out = args->impl == "reference" ? reference::expand_scheduling_units(g, &warnings)
                                           : expand_scheduling_units(g, &warnings);
     print_warnings(warnings);

@@ -296,11 +296,7 @@ void add_reduce_commands(CLI::App& app) {
     } else if (oracle) {
       // The oracle works from the input as read (its own program order,
       // merging and reduction); make_program_order is not involved.
-      ir.graph = reference::apply(input, Reduction{});
-      if (!ir.graph.self_loops.empty())
-        warnings.push_back(ir.graph.file + ": warning: " + std::to_string(ir.graph.self_loops.size()) +
-                           " self-loop(s) kept in the output and ignored for reachability (first: '" +
-                           ir.graph.nodes[ir.graph.self_loops.front().src].name + "')");
+      ir.graph = oracle_graph(input, warnings);
       auto t0 = std::chrono::steady_clock::now();
       ir.reduction = reference::reduce(input, o, &s);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

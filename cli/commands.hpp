@@ -18,6 +18,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "depreduce/graph.hpp"
+
 namespace depreduce::cli {
 
 inline constexpr int kExitOk = 0;
@@ -55,6 +57,27 @@ std::string one_line(std::string_view text);
 /// Prints each of \p warnings on stderr as `depreduce: <warning>`, one line
 /// each (one_line()).
 void print_warnings(const std::vector<std::string>& warnings);
+
+/// The merged graph the oracle builds from \p input by itself: its own
+/// program order and merge (reference::apply(input, Reduction{})), nodes
+/// in reference::program_order(input), so that ids are the ones the
+/// oracle's InputGraph functions return. Appends make_program_order's
+/// self-loop warning, worded the same, to \p warnings.
+/// Cost: reference::program_order(), O(n * (n + m)).
+/// \throws InputError as reference::program_order().
+Graph oracle_graph(const InputGraph& input, std::vector<std::string>& warnings);
+
+/// What a command reads from \p file in \p format ("auto", "dot", "stg",
+/// "wfjson", "dax"), the front of the pipeline --impl names. Default
+/// (\p reference false): formats::read_graph (the one-pass DOT reader) and
+/// make_program_order. \p reference: the whole reference pipeline's front,
+/// formats::reference::read_graph (cgraph for DOT) and oracle_graph();
+/// \p as_read, if given, then gets the input as read, for the oracle's
+/// InputGraph functions. Calls before_reading_input() first.
+/// \throws InputError (file, line, problem) from either reader or either
+/// program order, and for an unknown format (formats::parse_format()).
+Graph read_model(const std::string& file, const std::string& format, bool reference,
+                 std::vector<std::string>& warnings, InputGraph* as_read = nullptr);
 
 void add_reduce_commands(CLI::App& app); // reduce, convert, explain (cmd_reduce.cpp)
 void add_generate_command(CLI::App& app); // generate (cmd_generate.cpp)

@@ -98,6 +98,13 @@ TEST_F(Issue17Cli, StdinAndStdoutEverywhere) {
   CliRun f = run("reduce - --format stg < " + g);
   EXPECT_EQ(f.code, 2) << f.out;
   EXPECT_NE(f.out.find("<stdin>:1: "), std::string::npos) << f.out;
+  // The reference pipeline (cgraph's reader) names it the same way.
+  CliRun fr = run("reduce - --format stg --impl reference < " + g);
+  EXPECT_EQ(fr.code, 2) << fr.out;
+  EXPECT_NE(fr.out.find("<stdin>:1: "), std::string::npos) << fr.out;
+  CliRun vr = run("verify - --impl reference < " + write("bad.dot", "digraph { a -> b; b -> a }"));
+  EXPECT_EQ(vr.code, 2) << vr.out;
+  EXPECT_NE(vr.out.find("<stdin>:1: cycle: "), std::string::npos) << vr.out;
 }
 
 TEST_F(Issue17Cli, ReduceJsonListsEveryRemovedEdgeWithAKeptWitness) {

@@ -701,14 +701,15 @@ InputGraph read_dot(std::string_view text, const std::string& file) {
 
 InputGraph read_graph(const std::string& path, Format format) {
   std::string text = read_file(path);
+  const std::string file = input_name(path); // "-" is "<stdin>", as formats::read_graph() names it
   switch (resolve_format(path, text, format)) {
-  case Format::Stg: return read_stg(text, path);
-  case Format::WfJson: return reference::read_wfjson(text, path);
-  case Format::Dax: return read_dax(text, path);
+  case Format::Stg: return read_stg(text, file);
+  case Format::WfJson: return reference::read_wfjson(text, file);
+  case Format::Dax: return read_dax(text, file);
   case Format::Dot:
   case Format::Auto: break;
   }
-  return read_dot(text, path);
+  return read_dot(text, file);
 }
 
 } // namespace depreduce::formats::reference
