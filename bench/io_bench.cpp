@@ -55,13 +55,8 @@ void BM_ReadDot(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(formats::read_dot(t, "bench.dot"));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(t.size()));
 }
-/// BM_ReadDot of an input the CLI reads as large (cli::before_reading_input()).
-void BM_ReadDotLarge(benchmark::State& state) {
-#if defined(DEPREDUCE_BENCH_CLI_ALLOCATOR)
-  depreduce::cli::before_reading_input(text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1))).size());
-#endif
-  BM_ReadDot(state);
-}
+/// BM_ReadDot of the 10^6-instruction matmul, a few iterations.
+void BM_ReadDotLarge(benchmark::State& state) { BM_ReadDot(state); }
 void BM_ReadDotCgraph(benchmark::State& state) {
   const std::string& t = text_of(static_cast<int>(state.range(0)), static_cast<std::uint64_t>(state.range(1)));
   for (auto _ : state) benchmark::DoNotOptimize(formats::reference::read_dot(t, "bench.dot"));
@@ -146,9 +141,7 @@ BENCHMARK(BM_WholeJob) IO_ARGS;
 BENCHMARK(BM_ReadWfJson)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReadWfJsonNlohmann)->Unit(benchmark::kMillisecond);
 // The 10^6-instruction matmul (266 MB of DOT; generating it takes a
-// few seconds and some 1.5 GB), read a few times. Last: like the CLI, it
-// reads a large input without huge pages (BM_ReadDotLarge), which stays so
-// for the rest of the process.
+// few seconds and some 1.5 GB), read a few times.
 BENCHMARK(BM_ReadDotLarge)->Args({1, 1000000})->Iterations(3)->Unit(benchmark::kMillisecond);
 
 } // namespace

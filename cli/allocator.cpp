@@ -7,9 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
-#include <system_error>
 
 #include <unistd.h>
 
@@ -21,10 +19,6 @@ namespace depreduce::cli {
 namespace {
 
 #if defined(DEPREDUCE_WITH_MIMALLOC)
-/// True once tune_allocator_early() has switched huge pages on (and so
-/// before_reading_input() may switch them off): not when the user chose.
-bool huge_pages_ours = false;
-
 /// The allocator, set up for a short process that builds large arrays at
 /// once. The CLI is linked with mimalloc (cli/CMakeLists.txt); it is told to
 /// back its segments with transparent huge pages (mi_option_large_os_pages:
@@ -44,7 +38,6 @@ void tune_allocator_early(int /*argc*/, char** /*argv*/, char** envp) {
     if (std::strcmp(*e, "DEPREDUCE_MALLOC_TUNING=0") == 0) return;
   }
   mi_option_set(mi_option_large_os_pages, 1);
-  huge_pages_ours = true;
 }
 [[gnu::section(".preinit_array"), gnu::used]] void (*const preinit_tune_allocator)(int, char**, char**) =
     &tune_allocator_early;
@@ -82,22 +75,6 @@ void tune_allocator_glibc(char** argv) {
 #endif
 
 } // namespace
-
-void before_reading_input(std::uintmax_t bytes) {
-#if defined(DEPREDUCE_WITH_MIMALLOC)
-  // mimalloc reads the option each time it maps memory from the system, so
-  // what is mapped from here on comes in 4 KiB pages.
-  if (huge_pages_ours && bytes >= kLargeInputBytes) mi_option_set(mi_option_large_os_pages, 0);
-#else
-  (void)bytes; // glibc's tunables are fixed at start-up
-#endif
-}
-
-void before_reading_input(const std::string& path) {
-  std::error_code ec;
-  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
-  if (!ec) before_reading_input(bytes);
-}
 
 bool huge_pages_requested() {
 #if defined(DEPREDUCE_WITH_MIMALLOC)

@@ -11,31 +11,15 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <cstdint>
-#include <string>
-
 namespace depreduce::cli {
-
-/// Inputs from this size on are read without huge pages (before_reading_input()).
-inline constexpr std::uintmax_t kLargeInputBytes = std::uintmax_t{64} << 20;
-
-/// Called by a command before it reads an input graph of \p bytes (or the
-/// file at \p path; a path whose size cannot be read changes nothing). From
-/// kLargeInputBytes (64 MiB) on, and only where the CLI switched huge pages
-/// on itself (mimalloc, neither MIMALLOC_LARGE_OS_PAGES nor
-/// DEPREDUCE_MALLOC_TUNING=0 set), memory mapped from then on comes in
-/// 4 KiB pages: on the 10^6-instruction matmul (266 MB of DOT) a read into
-/// fresh huge pages took 1.5-2.2 s against 1.0-1.1 s, while the 20k DAG
-/// (4.3 MB) and the 10^5 matmul (26 MB) run 5-11 % faster with them
-/// (docs/performance.md, "Seventh pass"). With glibc's allocator it does
-/// nothing (its tunables are fixed at start-up). Cost: one stat(). Errors:
-/// none.
-void before_reading_input(std::uintmax_t bytes);
-void before_reading_input(const std::string& path);
 
 /// Whether memory the allocator maps from now on is asked for in huge pages
 /// (mimalloc's large_os_pages option; false with glibc's allocator, whose
-/// tunables this does not read). For tests/allocator_test.cpp. Cost: O(1).
+/// tunables this does not read). With mimalloc it stays on for the whole
+/// process, whatever the input's size: a 64 MiB+ input read in 4 KiB pages
+/// (the seventh pass's choice) was 1-1.5 s slower on the 10^6-instruction
+/// matmul on the host of docs/performance.md's eleventh pass. For
+/// tests/allocator_test.cpp. Cost: O(1).
 bool huge_pages_requested();
 
 /// Called first thing in main() with main's argv. With mimalloc: nothing

@@ -12,7 +12,6 @@
 
 #include <fmt/core.h>
 
-#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/dependence_builder.hpp"
 #include "depreduce/formats/formats.hpp"

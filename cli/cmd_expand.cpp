@@ -10,7 +10,6 @@
 
 #include <fmt/core.h>
 
-#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/reference/scheduling_units.hpp"

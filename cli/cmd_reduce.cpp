@@ -14,7 +14,6 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/condense.hpp"
 #include "depreduce/error.hpp"
@@ -42,7 +41,6 @@ Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr,
   std::vector<std::string> own;
   std::error_code ec;
   const auto size = std::filesystem::file_size(in.file, ec);
-  if (!ec) before_reading_input(size);
   auto bar = progress_bar("read", progress && !ec && size > (64u << 20));
   Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format), bar),
                                warnings ? warnings : &own);
@@ -259,7 +257,6 @@ void add_reduce_commands(CLI::App& app) {
     // long read on a terminal.
     std::error_code size_error;
     const auto size = std::filesystem::file_size(args->in.file, size_error);
-    if (!size_error) before_reading_input(size);
     const auto read_start = std::chrono::steady_clock::now();
     InputGraph input =
         oracle ? formats::reference::read_graph(args->in.file, format)

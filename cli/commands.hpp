@@ -73,7 +73,7 @@ Graph oracle_graph(const InputGraph& input, std::vector<std::string>& warnings);
 /// make_program_order. \p reference: the whole reference pipeline's front,
 /// formats::reference::read_graph (cgraph for DOT) and oracle_graph();
 /// \p as_read, if given, then gets the input as read, for the oracle's
-/// InputGraph functions. Calls before_reading_input() first.
+/// InputGraph functions.
 /// \throws InputError (file, line, problem) from either reader or either
 /// program order, and for an unknown format (formats::parse_format()).
 Graph read_model(const std::string& file, const std::string& format, bool reference,

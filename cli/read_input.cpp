@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "allocator.hpp"
 #include "commands.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
@@ -31,7 +30,6 @@ Graph oracle_graph(const InputGraph& input, std::vector<std::string>& warnings) 
 
 Graph read_model(const std::string& file, const std::string& format, bool reference,
                  std::vector<std::string>& warnings, InputGraph* as_read) {
-  before_reading_input(file);
   const formats::Format f = formats::parse_format(format);
   if (!reference) return make_program_order(formats::read_graph(file, f), &warnings);
   InputGraph input = formats::reference::read_graph(file, f);
