@@ -42,7 +42,7 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
 /// one (dot_reader.cpp, top_up(); by default once a graph has some 10^5
 /// names), its nodes and edges built on two threads (convert(); by
 /// default from 65,536 of each) and its text searched for NUL bytes on a
-/// second thread while it is parsed (NulCheck; by default from 16 MiB),
+/// second thread while it is parsed (NulCheck; by default from 1 MiB),
 /// and the simple statements from 2/5 of its text on read on a second
 /// thread while the parser reads up to there (SecondHalf; by default for a
 /// text of 1 MiB or more; here the parser waits for all the second thread

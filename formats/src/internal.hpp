@@ -116,8 +116,10 @@ struct DotReadTuning {
   std::size_t parallel_convert_from = 65536;
   /// A text of this many bytes or more is searched for NUL bytes on a second
   /// thread while it is parsed (and a second hardware thread is there; 0:
-  /// always, for tests); a smaller one before. SIZE_MAX: never.
-  std::size_t nul_check_thread_from = std::size_t{16} << 20;
+  /// always, for tests); a smaller one before. SIZE_MAX: never. From 1 MiB
+  /// (was 16 MiB): the search is the first touch of a mapped file's pages,
+  /// 2 ms of the 20k DAG's run (docs/performance.md, "Eleventh pass").
+  std::size_t nul_check_thread_from = std::size_t{1} << 20;
   /// A text of this many bytes or more has the simple statements of its
   /// second part read on a second thread while the parser reads the first
   /// (dot_reader.cpp, SecondHalf; and a second hardware thread is there; 0:
