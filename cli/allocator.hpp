@@ -22,6 +22,13 @@ namespace depreduce::cli {
 /// tests/allocator_test.cpp. Cost: O(1).
 bool huge_pages_requested();
 
+/// Whether every thread's first allocator segment is committed at once, in
+/// huge pages like the main thread's (mimalloc's eager_commit_delay 0),
+/// rather than page by page: the DOT reader's and writer's helper threads
+/// allocate. False with glibc's allocator. For tests/allocator_test.cpp.
+/// Cost: O(1).
+bool helper_threads_commit_eagerly();
+
 /// Called first thing in main() with main's argv. With mimalloc: nothing
 /// (done before main). With glibc: execs /proc/self/exe once with
 /// GLIBC_TUNABLES set (hugetlb=1, mmap_threshold 32 MiB, trim_threshold

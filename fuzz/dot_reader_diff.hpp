@@ -8,6 +8,7 @@
 #ifndef DEPREDUCE_FUZZ_DOT_READER_DIFF_HPP
 #define DEPREDUCE_FUZZ_DOT_READER_DIFF_HPP
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,7 +47,11 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
 /// and the simple statements from 2/5 of its text on read on a second
 /// thread while the parser reads up to there (SecondHalf; by default for a
 /// text of 1 MiB or more; here the parser waits for all the second thread
-/// can read, so the outcome does not depend on timing).
+/// can read, so the outcome does not depend on timing); the arrays it fills
+/// in one go have their pages faulted in on a second thread (Prefault; by
+/// default from 1 MiB), and, for a text of odd length, it copies out of
+/// the text the strings it keeps, as a read that gives the text's pages back
+/// does (by default from 16 MiB).
 /// Held to cgraph beside the default on every input.
 inline InputGraph read_dot_as_large(std::string_view text, const std::string& file) {
   detail::DotReadTuning as_large;
@@ -55,7 +60,10 @@ inline InputGraph read_dot_as_large(std::string_view text, const std::string& fi
   as_large.nul_check_thread_from = 0;
   as_large.speculate_from = 0;
   as_large.speculate_wait = true; // the same result on every run, whatever the timing
-  return detail::read_dot_releasing(text, file, {}, {}, as_large);
+  as_large.prefault_from = 0;
+  as_large.release_from = 0;
+  const std::function<void(std::size_t)> keep_pages = [](std::size_t) {}; // the text is not mapped here
+  return detail::read_dot_releasing(text, file, {}, text.size() % 2 ? keep_pages : nullptr, as_large);
 }
 
 /// Why \p a and \p b differ (same InputGraph, or both rejected on the same

@@ -6,7 +6,10 @@
 /// allocation); nothing switches them off for a large input any more
 /// (docs/performance.md, "Eleventh pass"). A user's
 /// MIMALLOC_LARGE_OS_PAGES or DEPREDUCE_MALLOC_TUNING=0 leaves mimalloc's own
-/// setting. Linked with the CLI's allocator object, as the CLI is.
+/// setting. Every thread's first segment is committed at once, in huge
+/// pages (eager_commit_delay 0, docs/performance.md "Twelfth pass"), unless
+/// MIMALLOC_EAGER_COMMIT_DELAY or DEPREDUCE_MALLOC_TUNING=0 is set. Linked
+/// with the CLI's allocator object, as the CLI is.
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
@@ -30,6 +33,17 @@ TEST(Allocator, HugePagesAreAskedForFromTheStart) {
 #else
   if (user_chose()) GTEST_SKIP() << "MIMALLOC_LARGE_OS_PAGES or DEPREDUCE_MALLOC_TUNING=0 is set";
   EXPECT_TRUE(huge_pages_requested()) << "set from .preinit_array, before main()";
+#endif
+}
+
+TEST(Allocator, HelperThreadsCommitTheirFirstSegmentAtOnce) {
+#if !defined(DEPREDUCE_WITH_MIMALLOC)
+  GTEST_SKIP() << "built without mimalloc (DEPREDUCE_CLI_MIMALLOC off, the package missing, or a sanitizer build)";
+#else
+  const char* off = std::getenv("DEPREDUCE_MALLOC_TUNING");
+  if (std::getenv("MIMALLOC_EAGER_COMMIT_DELAY") != nullptr || (off && std::string(off) == "0"))
+    GTEST_SKIP() << "MIMALLOC_EAGER_COMMIT_DELAY or DEPREDUCE_MALLOC_TUNING=0 is set";
+  EXPECT_TRUE(helper_threads_commit_eagerly()) << "set from .preinit_array, before main()";
 #endif
 }
 

@@ -114,6 +114,19 @@ struct DotReadTuning {
   /// least this many (and a second hardware thread is there; 0: always, for
   /// tests). SIZE_MAX: never.
   std::size_t parallel_convert_from = 65536;
+  /// An array of this many bytes or more that the reader fills in one go
+  /// (the edges of the InputGraph, the records of an adopted second half)
+  /// has its pages faulted in from its end on a second thread while it is
+  /// filled from its front (dot_reader.cpp, Prefault; and a second hardware
+  /// thread is there; 0: always, for tests). SIZE_MAX: never. The result is
+  /// the same either way.
+  std::size_t prefault_from = std::size_t{1} << 20;
+  /// read_dot_releasing() gives the text's pages back as it goes (and the
+  /// reader copies the strings it keeps out of the text) only for a text of
+  /// this many bytes or more; 0: always, for tests. On a smaller one there
+  /// is little to give back, and the copies cost (docs/performance.md,
+  /// "Twelfth pass").
+  std::size_t release_from = std::size_t{16} << 20;
   /// A text of this many bytes or more is searched for NUL bytes on a second
   /// thread while it is parsed (and a second hardware thread is there; 0:
   /// always, for tests); a smaller one before. SIZE_MAX: never. From 1 MiB
