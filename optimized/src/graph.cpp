@@ -329,8 +329,14 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
   // pair's record, and goes to the pair's position in place: no second edge
   // array (32 bytes an edge) is allocated or touched. Only a pair's later
   // parts are read here; the records' ends are renumbered in one pass below.
-  constexpr std::uint32_t kMerged = 0xFFFFFFFFu;
-  std::vector<std::uint32_t> edge_to(m_all, kMerged); // position of each record that stays
+  // from[p]: the record that goes to position p, the pairs' records first,
+  // then the merged parts and self-loops in input order. Where every edge
+  // goes forward the sources come in input order, so `by_source` is read in
+  // order and becomes `from` in place (a pair's record is written at most
+  // where its first part was read); else `from` is an array of its own.
+  std::vector<std::uint32_t> from(forward ? 0 : m_all);
+  std::vector<std::uint32_t>& record_at = forward ? by_source : from;
+  std::vector<bool> stays(m_all, false);
   std::uint32_t kept = 0;
   for (NodeId r = 0; r < n; ++r) {
     const NodeId v = order[r];
@@ -341,7 +347,8 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
       if (ends[i].dst != head_dst) {
         head = i;
         head_dst = ends[i].dst;
-        edge_to[head] = kept++;
+        record_at[kept++] = head;
+        stays[head] = true;
         continue;
       }
       const Edge& e = input.edges[i];
@@ -362,30 +369,40 @@ Graph make_program_order(InputGraph input, std::vector<std::string>* warnings) {
       merge_attrs(have.attrs, e.attrs);
     }
   }
+  if (forward) from = std::move(by_source);
+  else std::vector<std::uint32_t>().swap(by_source);
   if (!forward) // else order[r] == r: nothing to renumber
     for (std::uint32_t i = 0; i < m_all; ++i)
-      if (edge_to[i] != kMerged) {
+      if (stays[i]) {
         input.edges[i].src = rank[ends[i].src];
         input.edges[i].dst = rank[ends[i].dst];
       }
   std::vector<Ends>().swap(ends);
-  // Merged parts and moved-out self-loops fill the positions after the kept
-  // records, so `edge_to` is a permutation, applied one cycle at a time.
-  {
-    std::uint32_t spare = kept;
-    for (std::uint32_t& t : edge_to)
-      if (t == kMerged) t = spare++;
-    for (std::uint32_t i = 0; i < m_all; ++i)
-      while (edge_to[i] != i) {
-        std::swap(input.edges[i], input.edges[edge_to[i]]);
-        std::swap(edge_to[i], edge_to[edge_to[i]]);
-      }
+  // `from` is a permutation, applied one cycle at a time: the cycle's first
+  // record is held aside and every other one moved once, straight to its
+  // place (a swap per step moved each record three times; the 20k DAG
+  // writes each source's targets in no order, so most records move).
+  from.resize(m_all);
+  for (std::uint32_t i = 0, spare = kept; i < m_all; ++i)
+    if (!stays[i]) from[spare++] = i;
+  std::vector<bool>().swap(stays);
+  for (std::uint32_t p = 0; p < m_all; ++p) {
+    if (from[p] == p) continue;
+    Edge held = std::move(input.edges[p]);
+    std::uint32_t at = p;
+    while (from[at] != p) { // position `at` takes its record, which frees that record's position
+      const std::uint32_t src = from[at];
+      input.edges[at] = std::move(input.edges[src]);
+      from[at] = at;
+      at = src;
+    }
+    input.edges[at] = std::move(held);
+    from[at] = at;
   }
-  std::vector<std::uint32_t>().swap(edge_to);
+  std::vector<std::uint32_t>().swap(from);
   input.edges.resize(kept);
   std::vector<Edge> edges = std::move(input.edges);
   // The work arrays go before the nodes move.
-  std::vector<std::uint32_t>().swap(by_source);
   std::vector<std::uint32_t>().swap(out_begin);
   std::vector<std::uint32_t>().swap(in_begin);
 
