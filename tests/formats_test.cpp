@@ -323,6 +323,30 @@ TEST(Dot, ParallelEdgesAndSelfLoopsKeptAsListed) {
   ASSERT_EQ(pg.self_loops.size(), 1u);
 }
 
+// make_program_order() puts the merged edges in (src, dst) order by moving
+// each record once along the inverse permutation. Its first version built
+// that permutation in place in the by-source lists even where sources do not
+// come in input order (an edge going backward), and looped forever
+// (engine_graph_exhaustive_test hung). Here: edges backward and forward,
+// targets in no order, parallel parts and self-loops between them.
+TEST(ProgramOrder, BackwardEdgesUnsortedTargetsPartsAndSelfLoops) {
+  InputGraph g = read_dot(
+      "digraph {\n c -> a [label=1]; d -> b [label=2]; c -> b [label=3]; d -> d; c -> a [label=4]\n"
+      " a -> e [label=5]; b -> a [label=6]; c -> c; d -> c [label=8]; b -> e [label=9]\n}\n");
+  Graph pg = make_program_order(g);
+  // Program order: d, c, b, a, e (Kahn's, the first ready node in input order).
+  std::vector<std::string> order;
+  for (const Node& n : pg.nodes) order.push_back(n.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"d", "c", "b", "a", "e"}));
+  std::vector<std::string> edges;
+  for (const Edge& e : pg.edges) {
+    ASSERT_LT(e.src, e.dst);
+    edges.push_back(pg.nodes[e.src].name + "->" + pg.nodes[e.dst].name + ":" + *find_attr(e.attrs, "label"));
+  }
+  EXPECT_EQ(edges, (std::vector<std::string>{"d->c:8", "d->b:2", "c->b:3", "c->a:1|4", "b->a:6", "b->e:9", "a->e:5"}));
+  ASSERT_EQ(pg.self_loops.size(), 2u);
+}
+
 TEST(Dot, NodesUsedBeforeDeclaredKeepFirstMentionOrder) {
   InputGraph g = read_dot("digraph {\n  b -> a;\n  a [color=red];\n  c;\n  b [color=blue]\n}\n");
   EXPECT_EQ(node_names(g), (std::vector<std::string>{"b", "a", "c"}));
