@@ -304,6 +304,26 @@ public:
     prefetch_line(&recent_[(h >> 17) & (recent_.size() - 1)]);
     prefetch_line(&table_[static_cast<std::size_t>(h) & (table_.size() - 1)]);
   }
+  /// The later stages of prefetch(\p h), once its lines have arrived: asks
+  /// the cache for the entry that intern_hashed(s, \p h) will compare first
+  /// (the recent-name cache's, else the one in the table's first slot), or
+  /// with \p text for that entry's text, once the entry has arrived too.
+  /// Only a hint: nothing is changed, and a text that is not there is not
+  /// looked for further. O(1).
+  void prefetch_entry(std::uint64_t h, bool text) const {
+    const std::uint32_t h32 = static_cast<std::uint32_t>(h >> 32);
+    std::uint32_t id = kNoId;
+    const Recent& r = recent_[(h >> 17) & (recent_.size() - 1)];
+    if (r.tag == h32) {
+      id = r.id;
+    } else {
+      const std::uint64_t slot = table_[static_cast<std::size_t>(h) & (table_.size() - 1)];
+      if (slot != kFree && static_cast<std::uint32_t>(slot >> 32) == h32) id = static_cast<std::uint32_t>(slot);
+    }
+    if (id >= entries_.size()) return;
+    if (text) prefetch_line(entries_[id].p);
+    else prefetch_line(&entries_[id]);
+  }
   std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
   Entry& operator[](std::uint32_t id) { return entries_[id]; }
   const Entry& operator[](std::uint32_t id) const { return entries_[id]; }
@@ -931,6 +951,14 @@ public:
     edges_.reserve(n_ / 20);
     nodes_.reserve(n_ / 128);
     strs_.reserve(n_ / 64);
+    // The interner's table too, for a name per 256 bytes (the 10^6 matmul
+    // has one per 260, the 20k DAG one per 215): grown from 1,024 slots it
+    // was rebuilt eleven times on the 10^6 matmul, each time re-placing
+    // every name at random in a table larger than the caches (about 7 % of
+    // the read's user time; docs/performance.md, "Thirteenth pass"). Where
+    // the text holds fewer names it costs a table of 1/16 to 1/8 of the
+    // text's size, written once.
+    strs_.reserve_table(n_ / 256);
     if (detail::worth_a_thread(n_ - start_, speculate_from_)) start_second_half();
     try {
       have = parse_graph();
@@ -1613,12 +1641,23 @@ private:
       top_up();
       if (!ahead_count_) return false; // not a simple statement
     }
+    // The names of the statements 4 and 2 ahead: the cache lines their
+    // scan asked for have arrived, so ask for the next ones in the chain
+    // that interning them follows (prefetch_entry()): the entry, then its
+    // text. Attribute keys and short values are few and stay cached.
+    if (ahead_count_ > 4) prefetch_names(ahead_[(ahead_head_ + 4) % kLookahead], false);
+    if (ahead_count_ > 2) prefetch_names(ahead_[(ahead_head_ + 2) % kLookahead], true);
     const Ahead& a = ahead_[ahead_head_];
     if (!apply_simple(a.ids, a.shape, a.hash)) return false; // the next call starts a new run
     ahead_head_ = (ahead_head_ + 1) % kLookahead;
     --ahead_count_;
     top_up();
     return true;
+  }
+
+  /// Interner::prefetch_entry() for the node names of \p a (all hashed by top_up()).
+  void prefetch_names(const Ahead& a, bool text) const {
+    for (std::uint32_t k = 0; k <= a.shape.hops; ++k) strs_.prefetch_entry(a.hash[k], text);
   }
 
   /// Scans statements after the last one scanned until kLookahead are
