@@ -49,7 +49,8 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
 /// text of 1 MiB or more; here the parser waits for all the second thread
 /// can read, so the outcome does not depend on timing); the arrays it fills
 /// in one go have their pages faulted in on a second thread (Prefault; by
-/// default from 1 MiB), and, for a text of odd length, it copies out of
+/// default from 1 MiB), as do those of the parser's records just ahead of
+/// it (PrefaultAhead; by default from 16 MiB), and, for a text of odd length, it copies out of
 /// the text the strings it keeps, as a read that gives the text's pages back
 /// does (by default from 16 MiB).
 /// Held to cgraph beside the default on every input.
@@ -61,6 +62,7 @@ inline InputGraph read_dot_as_large(std::string_view text, const std::string& fi
   as_large.speculate_from = 0;
   as_large.speculate_wait = true; // the same result on every run, whatever the timing
   as_large.prefault_from = 0;
+  as_large.prefault_ahead_from = 0;
   as_large.release_from = 0;
   const std::function<void(std::size_t)> keep_pages = [](std::size_t) {}; // the text is not mapped here
   return detail::read_dot_releasing(text, file, {}, text.size() % 2 ? keep_pages : nullptr, as_large);

@@ -58,6 +58,7 @@
 #include <string_view>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -325,6 +326,8 @@ public:
     else prefetch_line(&entries_[id]);
   }
   std::string_view view(std::uint32_t id) const { return {entries_[id].p, entries_[id].len}; }
+  /// The entries, for where they are in memory (PrefaultAhead).
+  const std::vector<Entry>& entries() const { return entries_; }
   Entry& operator[](std::uint32_t id) { return entries_[id]; }
   const Entry& operator[](std::uint32_t id) const { return entries_[id]; }
   std::size_t size() const { return entries_.size(); }
@@ -811,6 +814,104 @@ private:
   std::thread thread_;
 };
 
+/// Keeps the pages just past the filled part of a few growing arrays faulted
+/// in, writable, on a helper thread, while this thread appends to them: the
+/// parser's records (nodes, edges, attribute assignments, the interner's
+/// entries) on a large text. There the parse is one thread (a generated
+/// matmul has no statement without attributes for a second half to read),
+/// so the second core is idle, and on this project's VM a fresh page can
+/// cost the parser more than the bytes that fill it (docs/performance.md,
+/// "Thirteenth pass"). The parser publishes where each array is and how far
+/// it is filled (FastDotReader::report(), every 4 MiB of text); the helper
+/// then faults in the pages from there up to twice what the array grew
+/// since the last publication (at least 2 MiB), never past its capacity.
+/// Like Prefault it changes no byte, only page tables. An array that moved
+/// (grew past its capacity) is followed at its new place. A publication
+/// read while it is rewritten, or a range given back meanwhile, only makes
+/// the helper fault in pages that did not need it, or fail (and skip it).
+/// Nothing happens where no thread can be started or the kernel has no
+/// MADV_POPULATE_WRITE (Linux < 5.14).
+class PrefaultAhead {
+public:
+  static constexpr std::size_t kArrays = 5;
+  /// A helper thread if \p on_thread (DotReadTuning::prefault_ahead_from).
+  explicit PrefaultAhead(bool on_thread) {
+#if defined(__linux__)
+    if (!on_thread) return;
+    try {
+      thread_ = std::thread([this] { run(); });
+    } catch (const std::system_error&) { // no thread: the pages fault in as they are written
+    }
+#else
+    (void)on_thread;
+#endif
+  }
+  /// Stops the helper after its current step and waits for it.
+  ~PrefaultAhead() {
+    stop_.store(true, std::memory_order_relaxed);
+    gen_.fetch_add(1, std::memory_order_release);
+    gen_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+  PrefaultAhead(const PrefaultAhead&) = delete;
+  PrefaultAhead& operator=(const PrefaultAhead&) = delete;
+
+  bool active() const { return thread_.joinable(); }
+  /// Array \p i (< kArrays) is at \p data, \p filled of its \p capacity
+  /// bytes written. Seen by the helper at the next kick().
+  void publish(std::size_t i, const void* data, std::size_t filled, std::size_t capacity) {
+    pub_[i].data.store(reinterpret_cast<std::uintptr_t>(data), std::memory_order_relaxed);
+    pub_[i].filled.store(filled, std::memory_order_relaxed);
+    pub_[i].capacity.store(capacity, std::memory_order_relaxed);
+  }
+  /// Wakes the helper for what was published.
+  void kick() {
+    gen_.fetch_add(1, std::memory_order_release);
+    gen_.notify_one();
+  }
+
+private:
+  void run() {
+    constexpr std::uintptr_t kPage = 4096, kStep = std::uintptr_t{1} << 21;
+    std::array<std::uintptr_t, kArrays> base{}, done{}, last{};
+    std::uint32_t seen = 0;
+    for (;;) {
+      gen_.wait(seen, std::memory_order_acquire);
+      seen = gen_.load(std::memory_order_acquire);
+      if (stop_.load(std::memory_order_relaxed)) return;
+      for (std::size_t i = 0; i < kArrays; ++i) {
+        const std::uintptr_t data = pub_[i].data.load(std::memory_order_relaxed);
+        const std::uintptr_t filled = pub_[i].filled.load(std::memory_order_relaxed);
+        const std::uintptr_t capacity = pub_[i].capacity.load(std::memory_order_relaxed);
+        if (!data || filled > capacity) continue;
+        if (data != base[i]) base[i] = data, done[i] = data, last[i] = 0;
+        const std::uintptr_t lead = std::max<std::uintptr_t>(kStep, 2 * (filled - std::min(filled, last[i])));
+        last[i] = filled;
+        const std::uintptr_t lo = std::max(done[i], (data + filled + kPage - 1) & ~(kPage - 1));
+        const std::uintptr_t hi = (data + std::min(capacity, filled + lead)) & ~(kPage - 1);
+        for (std::uintptr_t at = lo; at < hi && !stop_.load(std::memory_order_relaxed);) {
+          const std::uintptr_t to = std::min(hi, (at + kStep) & ~(kStep - 1));
+          ::madvise(reinterpret_cast<void*>(at), to - at, kPopulateWrite); // a failure: skipped
+          at = to;
+        }
+        done[i] = std::max(done[i], hi);
+      }
+    }
+  }
+#if defined(MADV_POPULATE_WRITE)
+  static constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+  static constexpr int kPopulateWrite = 23; // Linux 5.14's value; older kernels answer EINVAL
+#endif
+  struct Published {
+    std::atomic<std::uintptr_t> data{0}, filled{0}, capacity{0};
+  };
+  std::array<Published, kArrays> pub_;
+  std::atomic<std::uint32_t> gen_{0};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 /// The statements from a split point on, read on a second thread while the
 /// parser reads the text before it (FastDotReader::start_second_half()):
 /// only simple statements without attributes (`a -> b -> c;`, `a;`, the
@@ -936,7 +1037,10 @@ public:
 class FastDotReader {
 public:
   FastDotReader(std::string_view text, const std::string& file) : t_(text), n_(text.size()), file_(file) {}
-  ~FastDotReader() { drop_second_half(); }
+  ~FastDotReader() {
+    fill_ahead_.reset();
+    drop_second_half();
+  }
   FastDotReader(const FastDotReader&) = delete;
   FastDotReader& operator=(const FastDotReader&) = delete;
 
@@ -959,9 +1063,15 @@ public:
     // the text holds fewer names it costs a table of 1/16 to 1/8 of the
     // text's size, written once.
     strs_.reserve_table(n_ / 256);
+    if (detail::worth_a_thread(n_, prefault_ahead_from_)) {
+      fill_ahead_ = std::make_unique<PrefaultAhead>(true);
+      if (fill_ahead_->active()) publish_fill();
+      else fill_ahead_.reset();
+    }
     if (detail::worth_a_thread(n_ - start_, speculate_from_)) start_second_half();
     try {
       have = parse_graph();
+      fill_ahead_.reset(); // the records grow no more
       drop_second_half(); // adopted, or never reached
       if (simple_read_) *simple_read_ += simple_statements_;
     } catch (ParseError& e) {
@@ -2698,6 +2808,9 @@ public:
   std::size_t lookahead_from_ = detail::DotReadTuning{}.lookahead_table_slots;
   std::size_t parallel_convert_from_ = detail::DotReadTuning{}.parallel_convert_from;
   std::size_t prefault_from_ = detail::DotReadTuning{}.prefault_from;
+  std::size_t prefault_ahead_from_ = detail::DotReadTuning{}.prefault_ahead_from;
+  /// Faulting in pages ahead of the parser's records, if set (run()).
+  std::unique_ptr<PrefaultAhead> fill_ahead_;
   /// Read the statements of a second part on a second thread (SecondHalf)
   /// from this many bytes of text, splitting at speculate_at_ if it is not
   /// 0; the rest as in detail::DotReadTuning.
@@ -2711,9 +2824,23 @@ public:
 private:
   void report() {
     if (nul_ && nul_->seen()) throw NulSeen{};
+    if (fill_ahead_) publish_fill();
     if (progress_) (*progress_)(pos_, n_);
     if (release_ && pos_ > (std::size_t{1} << 20)) (*release_)(pos_ - (std::size_t{1} << 20));
     next_report_ = pos_ + kReportEvery;
+  }
+  /// Tells fill_ahead_ where the parser's growing arrays are (PrefaultAhead).
+  void publish_fill() {
+    auto put = [&](std::size_t i, const auto& v) {
+      using T = typename std::remove_reference_t<decltype(v)>::value_type;
+      fill_ahead_->publish(i, v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T));
+    };
+    put(0, nodes_);
+    put(1, edges_);
+    put(2, node_sets_);
+    put(3, edge_sets_);
+    put(4, strs_.entries());
+    fill_ahead_->kick();
   }
   static constexpr std::size_t kReportEvery = std::size_t{4} << 20;
   std::size_t next_report_ = kReportEvery;
@@ -2816,6 +2943,7 @@ InputGraph read_dot_releasing(std::string_view text, const std::string& file,
     reader.lookahead_from_ = tuning.lookahead_table_slots;
     reader.parallel_convert_from_ = tuning.parallel_convert_from;
     reader.prefault_from_ = tuning.prefault_from;
+    reader.prefault_ahead_from_ = tuning.prefault_ahead_from;
     reader.speculate_from_ = tuning.speculate_from;
     reader.speculate_at_ = tuning.speculate_at;
     reader.speculate_wait_ = tuning.speculate_wait;

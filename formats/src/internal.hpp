@@ -121,6 +121,12 @@ struct DotReadTuning {
   /// thread is there; 0: always, for tests). SIZE_MAX: never. The result is
   /// the same either way.
   std::size_t prefault_from = std::size_t{1} << 20;
+  /// A text of this many bytes or more has the pages of the parser's
+  /// records faulted in a little ahead of the parser, on a second thread, as
+  /// they grow (dot_reader.cpp, PrefaultAhead; and a second hardware thread
+  /// is there; 0: always, for tests). SIZE_MAX: never. The result is the
+  /// same either way.
+  std::size_t prefault_ahead_from = std::size_t{16} << 20;
   /// read_dot_releasing() gives the text's pages back as it goes (and the
   /// reader copies the strings it keeps out of the text) only for a text of
   /// this many bytes or more; 0: always, for tests. On a smaller one there
