@@ -78,7 +78,7 @@ InputGraph read_graph_text(std::string_view text, const std::string& path, Forma
 ///   undirected graphs, more than one graph, NUL bytes, and malformed model
 ///   attributes. Never aborts, never reads out of bounds.
 /// Thread-safety: no global state; concurrent calls are fine. Where
-/// std::thread::hardware_concurrency() >= 2, a large input uses up to three
+/// std::thread::hardware_concurrency() >= 2, a large input uses up to four
 /// more std::threads at a time, each joined before the call returns or
 /// throws: a text of 1 MiB or more is searched for NUL bytes while it is
 /// parsed and has the simple statements from 2/5 of it on read ahead of the
@@ -87,7 +87,10 @@ InputGraph read_graph_text(std::string_view text, const std::string& path, Forma
 /// and an array of 1 MiB or more that the reader fills in one go (the
 /// result's edges, the records of the statements read ahead) has its pages
 /// faulted in from its end by a helper while the calling thread fills it
-/// from its front (madvise MADV_POPULATE_WRITE: page tables only, no byte).
+/// from its front (madvise MADV_POPULATE_WRITE: page tables only, no byte),
+/// and in a text of 16 MiB or more the parser's own records (nodes, edges,
+/// attribute assignments, interned strings) have the pages just past their
+/// filled part faulted in the same way by a helper as they grow.
 /// The result and the error are the same either way: a NUL byte is the
 /// error wherever it is, and a bad node attribute (the first in creation
 /// order) is reported before a bad edge attribute, as one thread meets them.
