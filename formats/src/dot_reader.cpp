@@ -761,6 +761,29 @@ private:
 /// Thrown by the parser once NulCheck::seen(): the rest need not be read.
 struct NulSeen {};
 
+#if defined(__linux__)
+#if defined(MADV_POPULATE_WRITE)
+constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kPopulateWrite = 23; // Linux 5.14's value; older kernels answer EINVAL
+#endif
+
+/// Faults in, writable, the whole pages of [\p lo, \p hi) (page-aligned) a
+/// huge page (2 MiB) at a time with madvise(MADV_POPULATE_WRITE), from the
+/// front (or from the back if \p backwards), until done, \p stop is set or
+/// a step fails. Changes no byte. Returns false on a failure.
+inline bool populate_write(std::uintptr_t lo, std::uintptr_t hi, bool backwards, const std::atomic<bool>& stop) {
+  constexpr std::uintptr_t kStep = std::uintptr_t{1} << 21;
+  while (lo < hi && !stop.load(std::memory_order_relaxed)) {
+    const std::uintptr_t from = backwards ? std::max(lo, (hi - 1) & ~(kStep - 1)) : lo;
+    const std::uintptr_t to = backwards ? hi : std::min(hi, (lo + kStep) & ~(kStep - 1));
+    if (::madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite) != 0) return false;
+    (backwards ? hi : lo) = backwards ? from : to;
+  }
+  return true;
+}
+#endif
+
 /// Faults in, writable, the pages of an array this thread is about to fill
 /// from its front: on a helper thread, from the array's end backwards, 2 MiB
 /// (a huge page) at a time, with madvise(MADV_POPULATE_WRITE), so the two
@@ -782,14 +805,7 @@ public:
     const std::uintptr_t lo = (b + kPage - 1) & ~(kPage - 1), hi = (b + bytes) & ~(kPage - 1);
     if (!on_thread || bytes == 0 || hi <= lo) return;
     try {
-      thread_ = std::thread([this, lo, hi] {
-        constexpr std::uintptr_t kStep = std::uintptr_t{1} << 21;
-        for (std::uintptr_t at = hi; at > lo && !stop_.load(std::memory_order_relaxed);) {
-          const std::uintptr_t from = std::max(lo, (at - 1) & ~(kStep - 1));
-          if (::madvise(reinterpret_cast<void*>(from), at - from, kPopulateWrite) != 0) return;
-          at = from;
-        }
-      });
+      thread_ = std::thread([this, lo, hi] { populate_write(lo, hi, /*backwards=*/true, stop_); });
     } catch (const std::system_error&) { // no thread: the pages fault in as they are written
     }
 #else
@@ -805,11 +821,6 @@ public:
   Prefault& operator=(const Prefault&) = delete;
 
 private:
-#if defined(MADV_POPULATE_WRITE)
-  static constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-  static constexpr int kPopulateWrite = 23; // Linux 5.14's value; older kernels answer EINVAL
-#endif
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
@@ -889,20 +900,13 @@ private:
         last[i] = filled;
         const std::uintptr_t lo = std::max(done[i], (data + filled + kPage - 1) & ~(kPage - 1));
         const std::uintptr_t hi = (data + std::min(capacity, filled + lead)) & ~(kPage - 1);
-        for (std::uintptr_t at = lo; at < hi && !stop_.load(std::memory_order_relaxed);) {
-          const std::uintptr_t to = std::min(hi, (at + kStep) & ~(kStep - 1));
-          ::madvise(reinterpret_cast<void*>(at), to - at, kPopulateWrite); // a failure: skipped
-          at = to;
-        }
+#if defined(__linux__)
+        populate_write(lo, hi, /*backwards=*/false, stop_); // a failure: the rest of the range is skipped
+#endif
         done[i] = std::max(done[i], hi);
       }
     }
   }
-#if defined(MADV_POPULATE_WRITE)
-  static constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
-#else
-  static constexpr int kPopulateWrite = 23; // Linux 5.14's value; older kernels answer EINVAL
-#endif
   struct Published {
     std::atomic<std::uintptr_t> data{0}, filled{0}, capacity{0};
   };
