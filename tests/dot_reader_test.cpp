@@ -477,7 +477,8 @@ TEST(DotReader, ANulIsTheErrorWhateverTheParserMakesOfTheText) {
   EXPECT_EQ(broken.problem, "NUL byte in DOT text");
 }
 
-/// A text's simple statements after a split point may be read on a second
+/// A text's simple statements after a split point (with or without
+/// attributes) may be read on a second
 /// thread and adopted by the parser when it arrives there between two
 /// statements of the root graph (dot_reader.cpp, SecondHalf; by default
 /// from the first line start after 2/5 of a text of 1 MiB or more). Split
@@ -512,6 +513,27 @@ TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
       {"an unterminated graph", "digraph {\n a -> b\n b -> c\n c -> d\n d -> a\n", true},
       {"the last adopted statement's source opens the next statements",
        "digraph {\n x -> y\n a -> b\n a -> c\n a -> d [w=1]\n a -> e\n b -> a\n b -> x\n}", true},
+      {"node and edge attributes: long values, a node's key, repeated names, lists over lines, empty lists",
+       "digraph {\n a [engine=1, reads=\"sbuf:[0,2048),sbuf:[2048,4096)\"]\n b [engine=2, key=a_value_longer_than_16_bytes]\n"
+       " a -> b [kind=flow, label=\"a label longer than sixteen\"]\n c [w=1, w=2]\n b -> c -> d [kind=ordered]\n d\n [x=1]\n"
+       " e -> f [\n  color=red]\n f -> a []\n g [shape=box] ;\n x [label=b]\n b [engine=3]\n a -> g\n []\n e -> a [q=2]\n c -> e [p=1, q=2]\n}\n",
+       true},
+      {"defaults before, attribute names shared by nodes and edges, a value that later names a node",
+       "digraph {\n node [color=blue]\n edge [w=0]\n a [shape=box, color=red]\n a -> b [w=3, style=dashed]\n"
+       " b [style=bold, w=1]\n c -> a [color=green]\n d [color=green, label=zz]\n zz -> a [label=d]\n}\n",
+       true},
+      {"keyed edges after the split",
+       "digraph {\n a -> b [kind=flow]\n c [w=1]\n a -> b [key=k1, kind=anti]\n a -> b [key=k1, kind=output]\n"
+       " b -> c [w=\"a long value beyond 16 bytes\"]\n}\n",
+       true},
+      {"an HTML string before the split: long values are interned",
+       "digraph {\n a [label=<a long value beyond 16 bytes>]\n a -> b [label=\"a long value beyond 16 bytes\"]\n"
+       " b -> c [label=\"a long value beyond 16 bytes\"]\n c [label=\"a long value beyond 16 bytes\"]\n d -> a\n}\n",
+       true},
+      {"an HTML string after appended values: the read starts again, interning them",
+       "digraph {\n a -> b [label=\"a long value beyond 16 bytes\"]\n b -> c [label=\"another long value beyond 16\"]\n"
+       " c [label=<<i>html</i>>]\n c -> d [label=\"a long value beyond 16 bytes\"]\n d [w=1]\n}\n",
+       true},
       {"strict", "strict digraph {\n a -> b\n a -> b\n b -> c\n c -> a\n a -> b\n}", false},
       {"undirected", "graph {\n a -- b\n b -- c\n c -- d\n d -- a\n}", false},
   };

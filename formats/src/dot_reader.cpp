@@ -43,7 +43,9 @@
 /// (SimpleScanner, apply_simple()); once the interning table outgrows the
 /// caches, those statements are scanned a few ahead and their names' table
 /// slots prefetched (top_up()). A large text is searched for NUL bytes on a
-/// second thread while it is parsed (NulCheck), and a large graph's records
+/// second thread while it is parsed (NulCheck), its simple statements from
+/// 2/5 of it on are read on another (SecondHalf) and adopted when the
+/// parser arrives there, and a large graph's records
 /// become the InputGraph on two threads (convert_on_two_threads()).
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -828,9 +830,10 @@ private:
 /// Keeps the pages just past the filled part of a few growing arrays faulted
 /// in, writable, on a helper thread, while this thread appends to them: the
 /// parser's records (nodes, edges, attribute assignments, the interner's
-/// entries) on a large text. There the parse is one thread (a generated
-/// matmul has no statement without attributes for a second half to read),
-/// so the second core is idle, and on this project's VM a fresh page can
+/// entries) on a large text. Before a second half could read statements
+/// with attributes (docs/performance.md, "Fourteenth pass") the parse of a
+/// generated matmul was one thread and the second core idle; on this
+/// project's VM a fresh page can
 /// cost the parser more than the bytes that fill it (docs/performance.md,
 /// "Thirteenth pass"). The parser publishes where each array is and how far
 /// it is filled (FastDotReader::report(), every 4 MiB of text); the helper
@@ -918,14 +921,22 @@ private:
 
 /// The statements from a split point on, read on a second thread while the
 /// parser reads the text before it (FastDotReader::start_second_half()):
-/// only simple statements without attributes (`a -> b -> c;`, `a;`, the
-/// whole of a generated DAG), each name interned here, in a table of its
-/// own. The parser adopts what was read (FastDotReader::adopt_second_half())
+/// only simple statements (`a -> b -> c;`, `a;`, `a [k=v];`,
+/// `a -> b [k=v, ...];`: the whole of a generated DAG or matmul) and no
+/// edge statement with a `key` (cgraph's keyed edges, FastDotReader::new_edge()).
+/// Each name, attribute name and short value (16 bytes or fewer, or a node's
+/// `key`: what apply_simple() interns) is interned here, in a table of its
+/// own, as a *token*; a longer value (which apply_simple() appends, or
+/// interns once an HTML string has been read) is kept as its place in the text.
+/// The parser adopts what was read (FastDotReader::adopt_second_half())
 /// if it arrives at the split point between two statements of the root
-/// graph, with nothing but white space before it; then it interns each of
-/// these names once, in their order of first appearance (so nodes are
-/// created in the order a one-thread read creates them), and renumbers the
-/// edges, instead of scanning and interning every statement itself. The
+/// graph, with nothing but white space before it; then it interns each
+/// token once, in their order of first appearance, creates the nodes in
+/// the order of their names' first appearance as a node (the order a
+/// one-thread read creates them), declares the attribute names of each
+/// kind in their order of first appearance (as bind_attrs() would), and
+/// renumbers the edges and attribute assignments, instead of scanning and
+/// interning every statement itself. The
 /// parser does not wait for the second half to finish: it stops it there,
 /// adopts the statements read so far and reads the rest itself.
 /// Anywhere else (the split point inside a string, a comment, a subgraph, a
@@ -944,11 +955,30 @@ constexpr struct {
 class SecondHalf {
 public:
   struct LocalEdge {
-    std::uint32_t tail, head, line; ///< Names' ranks; line from 1 at `from`.
+    std::uint32_t tail, head, line; ///< Tokens' ranks; line (of its records) from 1 at `from`.
   };
-  /// Will read \p text from byte \p from (a line start), at most \p limit statements.
-  SecondHalf(std::string_view text, std::size_t from, std::uint32_t limit)
-      : scanner_(text), t_(text), from_(from), limit_(limit) {
+  /// One attribute assignment: the ranks of its name and value tokens, or
+  /// for a long value (`long_value`) its index in long_values.
+  struct LocalSet {
+    std::uint32_t key, value;
+    bool long_value;
+  };
+  /// The attributes of a statement that has some: for an edge statement its
+  /// `hops` edges from edges[first]; for a node statement (`hops` 0) the
+  /// node of token rank `first`. Its assignments are sets[sets_begin] up to
+  /// the next statement's sets_begin (or the end).
+  struct LocalAttrs {
+    std::uint32_t first, hops, sets_begin, line;
+  };
+  /// A token's first appearance as a node's name: its rank and line.
+  struct LocalNode {
+    std::uint32_t rank, line;
+  };
+  /// Will read \p text from byte \p from (a line start), at most \p limit
+  /// statements, scanning ahead where its table has \p lookahead_from slots
+  /// or more (DotReadTuning::lookahead_table_slots, as the parser).
+  SecondHalf(std::string_view text, std::size_t from, std::uint32_t limit, std::size_t lookahead_from)
+      : scanner_(text), t_(text), from_(from), limit_(limit), lookahead_from_(lookahead_from) {
     // About what FastDotReader::run() reserves for the whole text, here on
     // the parser's thread, so that it comes from that thread's heap: from
     // the helper's own, the 20k DAG faulted in 950 pages instead of 360
@@ -958,49 +988,146 @@ public:
     names_.reserve(rest / 128);
     names_.reserve_table(rest / 128);
     first_.reserve(rest / 128);
-    name_line.reserve(rest / 128);
+    // The hashes are kept for the parser's table where it is large (as
+    // this one is then): on the 20k DAG their room cost a 2 MiB page more.
+    ahead_ = names_.table_slots() >= lookahead_from_;
+    if (ahead_) hash_.reserve(rest / 128);
+    nodes.reserve(rest / 128);
     edges.reserve(rest / 20);
   }
 
-  /// Reads from `from` until a statement is not simple or has attributes,
-  /// `limit` statements are read, or stop() is called (each statement is
-  /// then read whole or not at all). On the helper thread; nothing else touches this
-  /// object until joined.
+  /// Reads from `from` until a statement is not simple or is an edge
+  /// statement with a `key`, `limit` statements are read, or stop() is
+  /// called (each statement is then read whole or not at all). On the
+  /// helper thread; nothing else touches this object until joined.
   void run() {
     try {
-      std::size_t pos = from_;
-      std::uint32_t line = 1; // 0 means "none" in a SimpleShape
-      SimpleId ids[kSimpleMaxIds];
-      SimpleShape shape;
-      std::uint32_t node[kSimpleMaxHops + 1];
-      while (statements < limit_ && !stop_.load(std::memory_order_relaxed)) {
-        if (!scanner_.scan(pos, line, ids, shape) || shape.nattrs != 0) break;
-        for (std::uint32_t h = 0; h <= shape.hops; ++h) node[h] = rank_of(ids[h]);
-        for (std::uint32_t h = 0; h < shape.hops; ++h) edges.push_back(LocalEdge{node[h], node[h + 1], ids[shape.hops].line});
-        last_first = node[0];
-        last_first_text = std::string_view(t_.data() + ids[0].b, ids[0].e - ids[0].b);
-        end = shape.end;
-        end_line = shape.end_line;
-        last_line = shape.semi_line ? shape.semi_line : ids[shape.hops].line;
-        max_hops = std::max(max_hops, shape.hops);
-        ++statements;
-        pos = shape.end;
-        line = shape.end_line;
-      }
+      if (ahead_) run_ahead();
+      else run_plain();
     } catch (...) { // bad_alloc: the parser reads on alone
       failed = true;
     }
   }
   void stop() { stop_.store(true, std::memory_order_relaxed); }
 
+private:
+  /// run() where the table fits the caches: a statement at a time.
+  void run_plain() {
+    std::size_t pos = from_;
+    std::uint32_t line = 1; // 0 means "none" in a SimpleShape
+    SimpleId ids[kSimpleMaxIds];
+    SimpleShape shape;
+    while (statements < limit_ && !stop_.load(std::memory_order_relaxed)) {
+      if (!scanner_.scan(pos, line, ids, shape) || !takes(ids, shape)) break;
+      take(ids, shape, nullptr);
+      pos = shape.end;
+      line = shape.end_line;
+    }
+  }
+  /// run() where the table is large (a graph with some 10^5 names): as the
+  /// parser's top_up(), the next kRing statements are scanned ahead, their
+  /// tokens hashed and the table's slots asked for, then the entry and its
+  /// text, so that the cache misses of interning overlap.
+  void run_ahead() {
+    struct Scanned {
+      SimpleShape shape;
+      SimpleId ids[kSimpleMaxIds];
+      std::uint64_t hash[kSimpleMaxIds];
+    };
+    constexpr std::uint32_t kRing = 8;
+    const std::unique_ptr<Scanned[]> ring = std::make_unique<Scanned[]>(kRing);
+    std::uint32_t head = 0, count = 0;
+    bool stopped = false;
+    std::size_t next = from_;
+    std::uint32_t next_line = 1;
+    const auto prefetch_entries = [&](const Scanned& a, bool text) {
+      for (std::uint32_t k = 0; k <= a.shape.hops; ++k) names_.prefetch_entry(a.hash[k], text);
+    };
+    while (statements < limit_ && !stop_.load(std::memory_order_relaxed)) {
+      while (count < kRing && !stopped) {
+        Scanned& a = ring[(head + count) % kRing];
+        if (!scanner_.scan(next, next_line, a.ids, a.shape) || !takes(a.ids, a.shape)) {
+          stopped = true;
+          break;
+        }
+        next = a.shape.end;
+        next_line = a.shape.end_line;
+        const std::uint32_t n = a.shape.hops + 1 + 2 * a.shape.nattrs;
+        for (std::uint32_t k = 0; k < n; ++k) {
+          a.hash[k] = hash_bytes(t_.data() + a.ids[k].b, a.ids[k].e - a.ids[k].b);
+          names_.prefetch(a.hash[k]);
+        }
+        ++count;
+      }
+      if (!count) break;
+      if (count > 4) prefetch_entries(ring[(head + 4) % kRing], false);
+      if (count > 2) prefetch_entries(ring[(head + 2) % kRing], true);
+      const Scanned& a = ring[head];
+      take(a.ids, a.shape, a.hash);
+      head = (head + 1) % kRing;
+      --count;
+    }
+  }
+  /// False for a statement this does not take: an edge statement with a `key`.
+  bool takes(const SimpleId* ids, const SimpleShape& shape) const {
+    const SimpleId* attrs = ids + shape.hops + 1;
+    for (std::uint32_t k = 0; shape.hops && k < shape.nattrs; ++k)
+      if (is_key(text_of(attrs[2 * k]))) return false; // new_edge()'s keyed path: the parser's
+    return true;
+  }
+  /// Records the statement \p ids / \p shape (hash_bytes() of each ID in
+  /// \p hash, or nullptr), in apply_simple()'s order: the names, then each
+  /// attribute's name and value.
+  void take(const SimpleId* ids, const SimpleShape& shape, const std::uint64_t* hash) {
+    const std::uint32_t hops = shape.hops, nattrs = shape.nattrs;
+    const std::uint32_t a0 = hops + 1; // the first attribute's name
+    std::uint32_t node[kSimpleMaxHops + 1];
+    for (std::uint32_t h = 0; h <= hops; ++h) node[h] = node_rank(ids[h], hash ? hash[h] : 0, hash);
+    const std::uint32_t sets_begin = static_cast<std::uint32_t>(sets.size());
+    for (std::uint32_t k = 0; k < nattrs; ++k) {
+      const SimpleId& key_id = ids[a0 + 2 * k];
+      const SimpleId& v = ids[a0 + 2 * k + 1];
+      const std::uint32_t key = token_rank(key_id, hash ? hash[a0 + 2 * k] : 0, hash);
+      if (v.e - v.b > 16 && !is_key(text_of(key_id))) {
+        sets.push_back(LocalSet{key, static_cast<std::uint32_t>(long_values.size()), true});
+        long_values.push_back(text_of(v));
+      } else {
+        sets.push_back(LocalSet{key, token_rank(v, hash ? hash[a0 + 2 * k + 1] : 0, hash), false});
+      }
+      note_key(hops ? kEdgeKey : kNodeKey, key);
+    }
+    // The line of the records: the last ']' if any, else the last name.
+    const std::uint32_t rec_line = shape.close_line ? shape.close_line : ids[hops].line;
+    if (nattrs)
+      attr_stmts.push_back(LocalAttrs{hops ? static_cast<std::uint32_t>(edges.size()) : node[0], hops, sets_begin, rec_line});
+    for (std::uint32_t h = 0; h < hops; ++h) edges.push_back(LocalEdge{node[h], node[h + 1], rec_line});
+    last_first = node[0];
+    last_first_text = text_of(ids[0]);
+    end = shape.end;
+    end_line = shape.end_line;
+    last_line = shape.semi_line ? shape.semi_line : rec_line;
+    max_hops = std::max(max_hops, hops);
+    ++statements;
+  }
+
+public:
+
   std::size_t from() const { return from_; }
-  /// The text of the name of rank \p r (ranks: order of first appearance).
-  std::string_view name(std::uint32_t r) const { return names_.view(first_[r]); }
-  std::size_t name_count() const { return first_.size(); }
+  /// The text of the token of rank \p r (ranks: order of first appearance).
+  std::string_view token(std::uint32_t r) const { return names_.view(first_[r]); }
+  /// True if token_hash() is kept (a large table: scanned ahead).
+  bool keeps_hashes() const { return ahead_; }
+  /// hash_bytes() of token(\p r), where keeps_hashes().
+  std::uint64_t token_hash(std::uint32_t r) const { return hash_[r]; }
+  std::size_t token_count() const { return first_.size(); }
 
   // Valid after run() (the thread joined).
-  std::vector<std::uint32_t> name_line; ///< Line (from 1 at `from`) of each rank's first appearance.
+  std::vector<LocalNode> nodes;        ///< Names' first appearances as a node, in order.
   std::vector<LocalEdge> edges;
+  std::vector<LocalAttrs> attr_stmts;  ///< The statements with attributes, in order.
+  std::vector<LocalSet> sets;
+  std::vector<std::string_view> long_values;
+  std::vector<std::uint32_t> node_keys, edge_keys; ///< Attribute names' ranks, first appearance in each kind.
   std::uint32_t statements = 0, max_hops = 0;
   std::uint32_t last_first = 0;   ///< Rank of the last statement's first name,
   std::string_view last_first_text; ///< and that name where it stands there.
@@ -1010,23 +1137,52 @@ public:
   bool failed = false;
 
 private:
-  std::uint32_t rank_of(const SimpleId& id) {
-    const std::uint32_t s = names_.intern(std::string_view(t_.data() + id.b, id.e - id.b), false);
-    if (s >= rank_.size()) rank_.resize(s + 1, kNone);
+  enum : std::uint8_t { kIsNode = 1, kNodeKey = 2, kEdgeKey = 4 };
+  std::string_view text_of(const SimpleId& id) const { return std::string_view(t_.data() + id.b, id.e - id.b); }
+  static bool is_key(std::string_view w) { return w == "key"; }
+  bool has_key(const SimpleId* attrs, std::uint32_t nattrs) const {
+    for (std::uint32_t k = 0; k < nattrs; ++k)
+      if (is_key(text_of(attrs[2 * k]))) return true;
+    return false;
+  }
+  /// The rank of the token \p id (hashed to \p h if \p hashed), ranked now if new.
+  std::uint32_t token_rank(const SimpleId& id, std::uint64_t h, bool hashed) {
+    const std::string_view w = text_of(id);
+    if (!hashed) h = hash_bytes(w.data(), w.size());
+    const std::uint32_t s = names_.intern_hashed(w, h, false);
+    if (s >= rank_.size()) rank_.resize(std::max<std::size_t>(s + 1, 2 * rank_.size()), kNone);
     if (rank_[s] == kNone) {
       rank_[s] = static_cast<std::uint32_t>(first_.size());
       first_.push_back(s);
-      name_line.push_back(id.line);
+      if (ahead_) hash_.push_back(h);
+      flags_.push_back(0);
     }
     return rank_[s];
+  }
+  std::uint32_t node_rank(const SimpleId& id, std::uint64_t h, bool hashed) {
+    const std::uint32_t r = token_rank(id, h, hashed);
+    if (!(flags_[r] & kIsNode)) {
+      flags_[r] |= kIsNode;
+      nodes.push_back(LocalNode{r, id.line});
+    }
+    return r;
+  }
+  void note_key(std::uint8_t kind, std::uint32_t r) {
+    if (flags_[r] & kind) return;
+    flags_[r] |= kind;
+    (kind == kNodeKey ? node_keys : edge_keys).push_back(r);
   }
   SimpleScanner scanner_;
   std::string_view t_;
   std::size_t from_;
   std::uint32_t limit_;
+  std::size_t lookahead_from_;
+  bool ahead_ = false; ///< Scanning ahead, and keeping hash_.
   Interner names_;
   std::vector<std::uint32_t> rank_;  ///< Interned id -> rank, or kNone.
   std::vector<std::uint32_t> first_; ///< Rank -> interned id.
+  std::vector<std::uint64_t> hash_;  ///< Rank -> hash_bytes() of its text.
+  std::vector<std::uint8_t> flags_;  ///< Rank -> kIsNode, kNodeKey, kEdgeKey.
   std::atomic<bool> stop_{false};
 };
 
@@ -1634,13 +1790,17 @@ private:
       from = static_cast<std::size_t>(static_cast<const char*>(nl) - s()) + 1;
     }
     if (from <= start_ || from >= n_) return;
-    // A second half that would stop at its first statement (one with
-    // attributes: every statement of a matmul) is not worth its room.
+    // A second half that would stop at its first statement (not a simple
+    // one, or an edge statement with a `key`) is not worth its room.
     SimpleId ids[kSimpleMaxIds];
     SimpleShape shape;
-    if (!scanner_.scan(from, 1, ids, shape) || shape.nattrs != 0) return;
+    if (!scanner_.scan(from, 1, ids, shape)) return;
+    for (std::uint32_t k = 0; shape.hops && k < shape.nattrs; ++k) {
+      const SimpleId& key = ids[shape.hops + 1 + 2 * k];
+      if (std::string_view(s() + key.b, key.e - key.b) == "key") return;
+    }
     try {
-      half_ = std::make_unique<SecondHalf>(t_, from, speculate_limit_);
+      half_ = std::make_unique<SecondHalf>(t_, from, speculate_limit_, lookahead_from_);
       half_thread_ = std::thread([h = half_.get()] { h->run(); });
     } catch (...) { // no thread, or no memory for one: read alone
       half_.reset();
@@ -1682,22 +1842,40 @@ private:
       return false;
     const std::uint32_t base = line_ + count_newlines(pos_, from); // the line at `from`
     const auto at = [base](std::uint32_t line) { return base + line - 1; };
-    // The names once each, in their order of first appearance, as
-    // apply_simple() interns them and creates their nodes.
-    std::vector<std::uint32_t> node_of(h->name_count()), id_of(h->name_count());
+    // The tokens once each, in their order of first appearance, as
+    // apply_simple() interns them; each hashed already, and the table's
+    // slot and entry asked for some tokens ahead (as top_up() does).
+    const std::uint32_t ntokens = static_cast<std::uint32_t>(h->token_count());
+    std::vector<std::uint32_t> id_of(ntokens), node_of(ntokens, kNone);
+    if (!h->keeps_hashes()) {
+      for (std::uint32_t r = 0; r < ntokens; ++r) id_of[r] = intern_plain(h->token(r), copy_);
+    } else {
+      for (std::uint32_t r = 0; r < ntokens; ++r) {
+        if (r + 16 < ntokens) strs_.prefetch(h->token_hash(r + 16));
+        if (r + 8 < ntokens) strs_.prefetch_entry(h->token_hash(r + 8), false);
+        if (r + 4 < ntokens) strs_.prefetch_entry(h->token_hash(r + 4), true);
+        id_of[r] = first_seen_as(strs_.intern_hashed(h->token(r), h->token_hash(r), copy_), false);
+      }
+    }
+    // The nodes, in the order their names first appear as one, as
+    // simple_node() creates them.
     std::uint32_t node_snap = kNone;
-    for (std::uint32_t r = 0; r < node_of.size(); ++r) {
-      const std::uint32_t name = intern_plain(h->name(r), copy_);
+    for (const SecondHalf::LocalNode& n : h->nodes) {
+      const std::uint32_t name = id_of[n.rank];
       std::uint32_t node = strs_[name].node;
       if (node == kNone) {
         if (node_snap == kNone) node_snap = snapshot(kNode, 0);
         node = static_cast<std::uint32_t>(nodes_.size());
-        nodes_.push_back(NodeRec{name, at(h->name_line[r]), node_snap});
+        nodes_.push_back(NodeRec{name, at(n.line), node_snap});
         strs_[name].node = node;
       }
-      id_of[r] = name;
-      node_of[r] = node;
+      node_of[n.rank] = node;
     }
+    // bind_attrs(): the attribute names of each kind, in their order of
+    // first appearance (declaring one changes no snapshot: its default is "").
+    for (const std::uint32_t r : h->node_keys) declare(kNode, id_of[r]);
+    for (const std::uint32_t r : h->edge_keys) declare(kEdge, id_of[r]);
+    const std::uint32_t edge_base = static_cast<std::uint32_t>(edges_.size());
     if (!h->edges.empty()) {
       edges_.reserve(edges_.size() + h->edges.size());
       const Prefault prefault(edges_.data() + edges_.size(), h->edges.size() * sizeof(EdgeRec),
@@ -1705,6 +1883,42 @@ private:
       const std::uint32_t snap = snapshot(kEdge, 0);
       for (const SecondHalf::LocalEdge& e : h->edges)
         edges_.push_back(EdgeRec{node_of[e.tail], node_of[e.head], at(e.line), snap, kNone});
+    }
+    // The attribute assignments, statement by statement: each value as
+    // apply_simple() takes it (a long one appended, or interned once an
+    // HTML string has been read), once for all the edges of its statement.
+    if (!h->attr_stmts.empty()) {
+      struct SymValue { std::uint32_t sym, value; };
+      std::vector<SymValue> sv;
+      const bool append_long = no_html_ && !seen_html_;
+      for (std::size_t a = 0; a < h->attr_stmts.size(); ++a) {
+        const SecondHalf::LocalAttrs& st = h->attr_stmts[a];
+        const std::size_t sets_end = a + 1 < h->attr_stmts.size() ? h->attr_stmts[a + 1].sets_begin : h->sets.size();
+        const int kind = st.hops ? kEdge : kNode;
+        sv.clear();
+        for (std::size_t k = st.sets_begin; k < sets_end; ++k) {
+          const SecondHalf::LocalSet& set = h->sets[k];
+          std::uint32_t value;
+          if (!set.long_value) {
+            value = id_of[set.value];
+          } else if (append_long) {
+            value = strs_.append(h->long_values[set.value], copy_);
+            appended_ = true;
+          } else {
+            value = intern_plain(h->long_values[set.value], copy_);
+          }
+          sv.push_back(SymValue{find_sym(kind, id_of[set.key]), value});
+        }
+        std::vector<SetRec>& out = st.hops ? edge_sets_ : node_sets_;
+        room_for_sets(out);
+        const std::uint32_t line = at(st.line);
+        if (!st.hops) {
+          for (const SymValue& x : sv) out.push_back(SetRec{node_of[st.first], x.sym, x.value, line});
+        } else {
+          for (std::uint32_t e = st.first; e < st.first + st.hops; ++e)
+            for (const SymValue& x : sv) out.push_back(SetRec{edge_base + e, x.sym, x.value, line});
+        }
+      }
     }
     prev_first_ = h->last_first_text;
     prev_first_id_ = id_of[h->last_first];

@@ -81,8 +81,9 @@ InputGraph read_graph_text(std::string_view text, const std::string& path, Forma
 /// std::thread::hardware_concurrency() >= 2, a large input uses up to four
 /// more std::threads at a time, each joined before the call returns or
 /// throws: a text of 1 MiB or more is searched for NUL bytes while it is
-/// parsed and has the simple statements from 2/5 of it on read ahead of the
-/// parser, a graph with at least 65,536 nodes and 65,536 edges has its
+/// parsed and has the simple statements (`a -> b -> c [k=v];`, `a [k=v];`,
+/// with or without attributes, no keyed edge) from 2/5 of it on read ahead
+/// of the parser, a graph with at least 65,536 nodes and 65,536 edges has its
 /// edges and then, with the calling thread, its nodes built on two threads,
 /// and an array of 1 MiB or more that the reader fills in one go (the
 /// result's edges, the records of the statements read ahead) has its pages
