@@ -585,6 +585,34 @@ TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
   }
 }
 
+// Regression (corpus/fuzz_dot_reader_diff/regress-second-half-empty-attr-
+// list-on-the-next-line.dot): an edge statement whose attribute list, empty
+// here, is on a line after its last name gives its edges the list's line (the
+// line of the statement's last token, as cgraph). Read on the second thread
+// it got the last name's line: the second half, then taking only statements
+// without attributes, took `a -> g\n []` and ignored the list's line.
+TEST(DotReader, AnEdgeReadOnTheSecondThreadTakesTheLineOfItsAttributeList) {
+  const std::string text = "digraph {\n a -> g\n []\n}\n"; // the split at 2/5 is the line of `a -> g`
+  const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
+  ASSERT_TRUE(ref.ok) << ref.problem;
+  ASSERT_EQ(ref.graph.edges.size(), 1u);
+  EXPECT_EQ(ref.graph.edges[0].line, 3u);
+  for (std::uint32_t limit : {1u, UINT32_MAX}) {
+    detail::DotReadTuning split;
+    split.speculate_from = 0;
+    split.speculate_wait = true;
+    split.speculate_limit = limit;
+    for (std::size_t lookahead : {std::size_t{1} << 18, std::size_t{0}}) {
+      split.lookahead_table_slots = lookahead;
+      std::size_t adopted = 0;
+      split.adopted = &adopted;
+      const ReaderOutcome two = outcome_of([&] { return detail::read_dot_releasing(text, "t.dot", {}, {}, split); });
+      ASSERT_FALSE(mismatch(two, ref)) << *mismatch(two, ref);
+      EXPECT_EQ(adopted, 1u); // else this tests nothing
+    }
+  }
+}
+
 // PrefaultAhead (dot_reader.cpp) faults in, on a second thread, the pages
 // just past the parser's records while they grow, from where the parser
 // publishes them at each progress report (every 4 MiB of text); it must
