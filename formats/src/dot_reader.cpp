@@ -830,12 +830,10 @@ private:
 /// Keeps the pages just past the filled part of a few growing arrays faulted
 /// in, writable, on a helper thread, while this thread appends to them: the
 /// parser's records (nodes, edges, attribute assignments, the interner's
-/// entries) on a large text. Before a second half could read statements
-/// with attributes (docs/performance.md, "Fourteenth pass") the parse of a
-/// generated matmul was one thread and the second core idle; on this
-/// project's VM a fresh page can
-/// cost the parser more than the bytes that fill it (docs/performance.md,
-/// "Thirteenth pass"). The parser publishes where each array is and how far
+/// entries) on a large text: on this project's VM a fresh page can cost the
+/// parser more than the bytes that fill it (docs/performance.md,
+/// "Thirteenth pass"), and the second core has time for them where no
+/// second half is read, or once it is adopted. The parser publishes where each array is and how far
 /// it is filled (FastDotReader::report(), every 4 MiB of text); the helper
 /// then faults in the pages from there up to twice what the array grew
 /// since the last publication (at least 2 MiB), never past its capacity.
