@@ -833,8 +833,8 @@ private:
 /// entries) on a large text: on this project's VM a fresh page can cost the
 /// parser more than the bytes that fill it (docs/performance.md,
 /// "Thirteenth pass"), and the second core has time for them where no
-/// second half is read, or once it is adopted. The parser publishes where each array is and how far
-/// it is filled (FastDotReader::report(), every 4 MiB of text); the helper
+/// second half is read, or once it is adopted. The parser publishes where
+/// each array is and how far it is filled (FastDotReader::report(), every 4 MiB of text); the helper
 /// then faults in the pages from there up to twice what the array grew
 /// since the last publication (at least 2 MiB), never past its capacity.
 /// Like Prefault it changes no byte, only page tables. An array that moved
@@ -1066,13 +1066,20 @@ private:
       --count;
     }
   }
-  /// False for a statement this does not take: an edge statement with a `key`.
-  bool takes(const SimpleId* ids, const SimpleShape& shape) const {
+  /// False for a statement this does not take: an edge statement with a
+  /// `key` (new_edge()'s keyed path, the parser's).
+  bool takes(const SimpleId* ids, const SimpleShape& shape) const { return takes(t_.data(), ids, shape); }
+
+public:
+  /// takes() for the simple statement \p ids / \p shape of the text at \p t.
+  static bool takes(const char* t, const SimpleId* ids, const SimpleShape& shape) {
     const SimpleId* attrs = ids + shape.hops + 1;
     for (std::uint32_t k = 0; shape.hops && k < shape.nattrs; ++k)
-      if (is_key(text_of(attrs[2 * k]))) return false; // new_edge()'s keyed path: the parser's
+      if (is_key(std::string_view(t + attrs[2 * k].b, attrs[2 * k].e - attrs[2 * k].b))) return false;
     return true;
   }
+
+private:
   /// Records the statement \p ids / \p shape (hash_bytes() of each ID in
   /// \p hash, or nullptr), in apply_simple()'s order: the names, then each
   /// attribute's name and value.
@@ -1109,7 +1116,6 @@ private:
   }
 
 public:
-
   std::size_t from() const { return from_; }
   /// The text of the token of rank \p r (ranks: order of first appearance).
   std::string_view token(std::uint32_t r) const { return names_.view(first_[r]); }
@@ -1138,11 +1144,6 @@ private:
   enum : std::uint8_t { kIsNode = 1, kNodeKey = 2, kEdgeKey = 4 };
   std::string_view text_of(const SimpleId& id) const { return std::string_view(t_.data() + id.b, id.e - id.b); }
   static bool is_key(std::string_view w) { return w == "key"; }
-  bool has_key(const SimpleId* attrs, std::uint32_t nattrs) const {
-    for (std::uint32_t k = 0; k < nattrs; ++k)
-      if (is_key(text_of(attrs[2 * k]))) return true;
-    return false;
-  }
   /// The rank of the token \p id (hashed to \p h if \p hashed), ranked now if new.
   std::uint32_t token_rank(const SimpleId& id, std::uint64_t h, bool hashed) {
     const std::string_view w = text_of(id);
@@ -1792,11 +1793,7 @@ private:
     // one, or an edge statement with a `key`) is not worth its room.
     SimpleId ids[kSimpleMaxIds];
     SimpleShape shape;
-    if (!scanner_.scan(from, 1, ids, shape)) return;
-    for (std::uint32_t k = 0; shape.hops && k < shape.nattrs; ++k) {
-      const SimpleId& key = ids[shape.hops + 1 + 2 * k];
-      if (std::string_view(s() + key.b, key.e - key.b) == "key") return;
-    }
+    if (!scanner_.scan(from, 1, ids, shape) || !SecondHalf::takes(s(), ids, shape)) return;
     try {
       half_ = std::make_unique<SecondHalf>(t_, from, speculate_limit_, lookahead_from_);
       half_thread_ = std::thread([h = half_.get()] { h->run(); });
