@@ -571,6 +571,11 @@ struct SimpleShape {
 constexpr std::uint32_t kSimpleMaxHops = 64;
 constexpr std::uint32_t kSimpleMaxAttrs = 64;
 constexpr std::uint32_t kSimpleMaxIds = kSimpleMaxHops + 1 + 2 * kSimpleMaxAttrs;
+/// An attribute value longer than this, of any name but `key`, is a *long
+/// value*: the simple path appends it rather than interning it while no
+/// HTML string has been read (FastDotReader::long_value()), and no one
+/// hashes it ahead.
+constexpr std::size_t kShortValueMax = 16;
 
 /// The scan half of a simple statement, over a text it does not own.
 class SimpleScanner {
@@ -1093,7 +1098,7 @@ private:
       const SimpleId& key_id = ids[a0 + 2 * k];
       const SimpleId& v = ids[a0 + 2 * k + 1];
       const std::uint32_t key = token_rank(key_id, hash ? hash[a0 + 2 * k] : 0, hash);
-      if (v.e - v.b > 16 && !is_key(text_of(key_id))) {
+      if (v.e - v.b > kShortValueMax && !is_key(text_of(key_id))) {
         sets.push_back(LocalSet{key, static_cast<std::uint32_t>(long_values.size()), true});
         long_values.push_back(text_of(v));
       } else {
@@ -1883,9 +1888,7 @@ private:
     // apply_simple() takes it (a long one appended, or interned once an
     // HTML string has been read), once for all the edges of its statement.
     if (!h->attr_stmts.empty()) {
-      struct SymValue { std::uint32_t sym, value; };
       std::vector<SymValue> sv;
-      const bool append_long = no_html_ && !seen_html_;
       for (std::size_t a = 0; a < h->attr_stmts.size(); ++a) {
         const SecondHalf::LocalAttrs& st = h->attr_stmts[a];
         const std::size_t sets_end = a + 1 < h->attr_stmts.size() ? h->attr_stmts[a + 1].sets_begin : h->sets.size();
@@ -1893,15 +1896,7 @@ private:
         sv.clear();
         for (std::size_t k = st.sets_begin; k < sets_end; ++k) {
           const SecondHalf::LocalSet& set = h->sets[k];
-          std::uint32_t value;
-          if (!set.long_value) {
-            value = id_of[set.value];
-          } else if (append_long) {
-            value = strs_.append(h->long_values[set.value], copy_);
-            appended_ = true;
-          } else {
-            value = intern_plain(h->long_values[set.value], copy_);
-          }
+          const std::uint32_t value = set.long_value ? long_value(h->long_values[set.value]) : id_of[set.value];
           sv.push_back(SymValue{find_sym(kind, id_of[set.key]), value});
         }
         std::vector<SetRec>& out = st.hops ? edge_sets_ : node_sets_;
@@ -2004,7 +1999,7 @@ private:
       const std::uint32_t count = a.shape.hops + 1 + 2 * a.shape.nattrs;
       for (std::uint32_t k = 0; k < count; ++k) {
         const SimpleId& id = a.ids[k];
-        if (k > a.shape.hops && ((k - a.shape.hops - 1) & 1) && id.e - id.b > 16) continue;
+        if (k > a.shape.hops && ((k - a.shape.hops - 1) & 1) && id.e - id.b > kShortValueMax) continue;
         a.hash[k] = hash_bytes(t_.data() + id.b, id.e - id.b);
         strs_.prefetch(a.hash[k]);
       }
@@ -2019,6 +2014,18 @@ private:
     if (!hash) return intern_plain(w, copy_);
     return first_seen_as(strs_.intern_hashed(w, hash[k], copy_), false);
   }
+
+  /// The id of a long value (kShortValueMax) of a simple statement:
+  /// appended while no HTML string has been read, else interned.
+  std::uint32_t long_value(std::string_view value) {
+    if (!no_html_ || seen_html_) return intern_plain(value, copy_);
+    appended_ = true;
+    return strs_.append(value, copy_);
+  }
+  /// An attribute assignment of a simple statement: symbol and value ids.
+  struct SymValue {
+    std::uint32_t sym, value; // no initialisers: a stack array per statement
+  };
 
   /// What parse_stmt() does with the simple statement \p shape describes
   /// (\p ids: its IDs, SimpleShape; \p hash: their hashes, or nullptr),
@@ -2062,12 +2069,11 @@ private:
     for (std::uint32_t k = 0; k < nattrs; ++k) {
       const std::uint32_t name = intern_id(ids, hash, hops + 1 + 2 * k);
       const std::string_view value = view(attrs[2 * k + 1]);
-      if (no_html_ && !seen_html_ && name != key_ && value.size() > 16) {
-        L.attrs.emplace_back(name, strs_.append(value, copy_));
-        appended_ = true;
+      if (name != key_ && value.size() > kShortValueMax) {
+        L.attrs.emplace_back(name, long_value(value));
       } else {
-        // top_up() hashed values of 16 bytes or fewer only.
-        L.attrs.emplace_back(name, intern_id(ids, value.size() > 16 ? nullptr : hash, hops + 2 + 2 * k));
+        // top_up() hashed short values only.
+        L.attrs.emplace_back(name, intern_id(ids, value.size() > kShortValueMax ? nullptr : hash, hops + 2 + 2 * k));
       }
     }
     if (close_line) last_line_ = close_line;
@@ -2083,7 +2089,6 @@ private:
         // new_edge() without key or strictness: every edge is new, with the
         // same creation defaults and the same assignments.
         const std::uint32_t snap = snapshot(kEdge, L.g);
-        struct SymValue { std::uint32_t sym, value; }; // no initialisers: a stack array per statement
         SymValue sets[kSimpleMaxAttrs];
         std::uint32_t nsets = 0;
         for (const auto& [k, v] : L.attrs)
