@@ -113,8 +113,10 @@ public:
   /// Frees the scratch memory (the next call grows it again).
   void release_memory() noexcept;
 
-private:
+  /// Implementation detail: the scratch memory (reducer.cpp).
   struct Scratch;
+
+private:
   std::unique_ptr<Scratch> scratch_;
 };
 
