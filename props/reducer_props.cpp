@@ -226,6 +226,21 @@ RC_GTEST_PROP(Reducer, ReduceEdgesEqualsReferenceInAnyIdOrder, (std::uint64_t se
     dst.push_back(perm[b]);
     if (rng() % 10 == 0 && a != b) src.push_back(perm[a]), dst.push_back(perm[b]);
   }
+  // The caller's grouping: as generated, by producer (forward dependence
+  // lists) or by consumer (backward lists); stable, so duplicates keep
+  // their order. Each takes its own path through reduce_edges().
+  const auto grouping = rng() % 3;
+  if (grouping != 0) {
+    std::vector<std::size_t> idx(src.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    const auto& key = grouping == 1 ? src : dst;
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+    std::vector<std::uint32_t> s2, d2;
+    for (std::size_t i : idx) s2.push_back(src[i]), d2.push_back(dst[i]);
+    src = std::move(s2);
+    dst = std::move(d2);
+  }
+  RC_TAG(grouping == 0 ? "as generated" : grouping == 1 ? "by producer" : "by consumer");
   std::vector<std::uint8_t> keep(src.size(), 9);
   RC_ASSERT(shared_reducer().reduce_edges(n, src, dst, keep).ok());
 

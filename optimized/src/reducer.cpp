@@ -352,25 +352,28 @@ namespace {
 /// Rows of kW words (0 = \p words at run time). \p src / \p dst are the
 /// edges in program-order ids; self-loops are skipped (keep stays 1).
 /// \p by_dst: edges already grouped by non-decreasing dst, so each
-/// consumer's edges are a contiguous run and no CSR is built.
+/// consumer's edges are a contiguous run and no CSR is built; \p by_src:
+/// the same by source (forward dependence lists).
 template <std::uint32_t kW>
 void plain_sweep(Reducer::Scratch& s, std::uint32_t n, std::uint32_t m, const std::uint32_t* src,
-                 const std::uint32_t* dst, std::uint8_t* keep, bool by_dst) {
+                 const std::uint32_t* dst, std::uint8_t* keep, bool by_dst, bool by_src) {
   const std::uint32_t words = kW ? kW : (n + 63) / 64;
   s.rows_a.assign(std::size_t{n} * words, 0);
   std::uint64_t* const rows = s.rows_a.data();
-  // One consumer: its incoming edges are idx(k) for k in [begin, end).
-  auto consume = [&](NodeId c, std::uint32_t begin, std::uint32_t end, auto idx) {
+  // One node c and the edges idx(k), k in [begin, end), between c and its
+  // neighbours `other` (its predecessors, for rows of ancestors; or its
+  // successors, for rows of descendants): the same two passes either way.
+  auto consume = [&](NodeId c, std::uint32_t begin, std::uint32_t end, auto idx, const std::uint32_t* other) {
     std::uint64_t* const row = rows + std::size_t{c} * words;
     if constexpr (kW == 1) {
       std::uint64_t via = 0;
       for (std::uint32_t k = begin; k < end; ++k) {
         const std::uint32_t i = idx(k);
-        if (src[i] != c) via |= rows[src[i]];
+        if (other[i] != c) via |= rows[other[i]];
       }
       for (std::uint32_t k = begin; k < end; ++k) {
         const std::uint32_t i = idx(k);
-        const NodeId y = src[i];
+        const NodeId y = other[i];
         if (y == c) continue;
         keep[i] = static_cast<std::uint8_t>(~via >> y & 1u);
         via |= std::uint64_t{1} << y; // a later duplicate of y finds it: removed
@@ -379,24 +382,40 @@ void plain_sweep(Reducer::Scratch& s, std::uint32_t n, std::uint32_t m, const st
     } else {
       for (std::uint32_t k = begin; k < end; ++k) {
         const std::uint32_t i = idx(k);
-        if (src[i] != c) or_row<kW>(row, rows + std::size_t{src[i]} * words, words);
+        if (other[i] != c) or_row<kW>(row, rows + std::size_t{other[i]} * words, words);
       }
       for (std::uint32_t k = begin; k < end; ++k) {
         const std::uint32_t i = idx(k);
-        const NodeId y = src[i];
+        const NodeId y = other[i];
         if (y == c) continue;
         keep[i] = static_cast<std::uint8_t>(!test_bit(row, y));
         set_bit(row, y);
       }
     }
   };
+  const auto same = [](std::uint32_t j) { return j; };
+  if (by_src && !by_dst) {
+    // Edges grouped by producer, as GCC's and LLVM's forward dependence
+    // lists are: rows of descendants, producers in descending order (an edge
+    // u -> v is redundant iff v is a descendant of another successor of u,
+    // the mirror image of the ancestor test). No CSR is built.
+    std::uint32_t end = m;
+    while (end > 0) {
+      const NodeId u = src[end - 1];
+      std::uint32_t begin = end - 1;
+      while (begin > 0 && src[begin - 1] == u) --begin;
+      consume(u, begin, end, same, dst);
+      end = begin;
+    }
+    return;
+  }
   if (by_dst) {
     std::uint32_t k = 0;
     while (k < m) {
       const NodeId c = dst[k];
       std::uint32_t end = k + 1;
       while (end < m && dst[end] == c) ++end;
-      consume(c, k, end, [](std::uint32_t j) { return j; });
+      consume(c, k, end, same, src);
       k = end;
     }
     return;
@@ -410,7 +429,7 @@ void plain_sweep(Reducer::Scratch& s, std::uint32_t n, std::uint32_t m, const st
   for (std::uint32_t i = 0; i < m; ++i) s.in_edge[fill[dst[i]]++] = i;
   const std::uint32_t* const list = s.in_edge.data();
   for (NodeId c = 0; c < n; ++c)
-    consume(c, s.in_begin[c], s.in_begin[c + 1], [list](std::uint32_t j) { return list[j]; });
+    consume(c, s.in_begin[c], s.in_begin[c + 1], [list](std::uint32_t j) { return list[j]; }, src);
 }
 
 } // namespace
@@ -424,8 +443,8 @@ Status Reducer::reduce_edges(std::uint32_t n, std::span<const std::uint32_t> src
   if (src.size() >= std::uint64_t{1} << 32)
     return Status(ErrorCode::BadArgument, 0, "more than 2^32 - 1 edges");
   const auto m = static_cast<std::uint32_t>(src.size());
-  bool forward = true, by_dst = true;
-  std::uint32_t last_dst = 0;
+  bool forward = true, by_dst = true, by_src = true;
+  std::uint32_t last_dst = 0, last_src = 0;
   for (std::uint32_t i = 0; i < m; ++i) {
     const std::uint32_t s = src[i], d = dst[i];
     if (s >= n || d >= n)
@@ -434,7 +453,9 @@ Status Reducer::reduce_edges(std::uint32_t n, std::span<const std::uint32_t> src
                         std::to_string(n) + " nodes");
     forward &= s <= d;
     by_dst &= d >= last_dst;
+    by_src &= s >= last_src;
     last_dst = d;
+    last_src = s;
     keep[i] = 1;
   }
   Scratch& sc = *scratch_;
@@ -458,13 +479,13 @@ Status Reducer::reduce_edges(std::uint32_t n, std::span<const std::uint32_t> src
     }
     ps = sc.mapped_src.data();
     pd = sc.mapped_dst.data();
-    by_dst = false;
+    by_dst = by_src = false;
   }
   if (n <= kDenseMaxNodes) {
-    if (n <= 64) plain_sweep<1>(sc, n, m, ps, pd, keep.data(), by_dst);
-    else if (n <= 128) plain_sweep<2>(sc, n, m, ps, pd, keep.data(), by_dst);
-    else if (n <= 256) plain_sweep<4>(sc, n, m, ps, pd, keep.data(), by_dst);
-    else plain_sweep<0>(sc, n, m, ps, pd, keep.data(), by_dst);
+    if (n <= 64) plain_sweep<1>(sc, n, m, ps, pd, keep.data(), by_dst, by_src);
+    else if (n <= 128) plain_sweep<2>(sc, n, m, ps, pd, keep.data(), by_dst, by_src);
+    else if (n <= 256) plain_sweep<4>(sc, n, m, ps, pd, keep.data(), by_dst, by_src);
+    else plain_sweep<0>(sc, n, m, ps, pd, keep.data(), by_dst, by_src);
     return Status::success();
   }
   // Large: reduce()'s SyncState sweep on the Graph of the program-order ids.
