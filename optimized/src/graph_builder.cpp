@@ -99,15 +99,39 @@ Status GraphBuilder::validate() const {
 
 namespace detail {
 
+/// A builder as build_graph() reads it.
+struct FromBuilder {
+  const GraphBuilder& b;
+  std::uint32_t num_nodes() const { return b.num_nodes(); }
+  std::uint32_t num_edges() const { return b.num_edges(); }
+  std::uint32_t num_engines() const { return b.num_engines(); }
+  const NodeSpec& spec(NodeId v) const { return b.nodes()[v]; }
+  std::string_view name(NodeId v) const { return b.name(v); }
+  const BuilderEdge& edge(std::uint32_t i) const { return b.edges()[i]; }
+};
+
+/// Plain arrays (reduce_edges): no engines, unlabelled WAIT edges.
+struct FromArrays {
+  std::uint32_t n, m;
+  const std::uint32_t* src;
+  const std::uint32_t* dst;
+  std::uint32_t num_nodes() const { return n; }
+  std::uint32_t num_edges() const { return m; }
+  std::uint32_t num_engines() const { return 0; }
+  NodeSpec spec(NodeId) const { return {}; }
+  std::string_view name(NodeId) const { return {}; }
+  BuilderEdge edge(std::uint32_t i) const { return {src[i], dst[i], KindSet(), FlagSet::wait()}; }
+};
+
 /// Writes the canonical Graph of \p b's nodes and edges, node v at position
-/// rank(v), edges sorted and merged; \p order is the scratch of the sort.
-template <class Rank>
-void build_graph(const GraphBuilder& b, Rank rank, Graph& out, std::vector<std::uint32_t>& count,
-                 std::vector<std::uint32_t>& tmp, std::vector<std::uint32_t>& order) {
+/// rank(v), edges sorted and merged; \p count, \p tmp, \p order are the
+/// scratch of the sort. \p with_names false leaves every name empty (a Graph
+/// only reduce() reads, never shown).
+template <class Source, class Rank>
+void build_graph(const Source& b, Rank rank, Graph& out, std::vector<std::uint32_t>& count,
+                 std::vector<std::uint32_t>& tmp, std::vector<std::uint32_t>& order, bool with_names = true) {
   const std::uint32_t n = b.num_nodes();
   const std::uint32_t m = b.num_edges();
-  const auto& nodes = b.nodes();
-  const auto& edges = b.edges();
 
   out.file.clear();
   out.name.clear();
@@ -123,11 +147,13 @@ void build_graph(const GraphBuilder& b, Rank rank, Graph& out, std::vector<std::
   for (NodeId v = 0; v < n; ++v) {
     Node& node = out.nodes[rank(v)];
     const std::string_view nm = b.name(v);
-    if (nm.empty()) node.name = std::to_string(v);
+    if (!with_names) node.name.clear();
+    else if (nm.empty()) node.name = std::to_string(v);
     else node.name.assign(nm);
-    node.engine = nodes[v].engine;
-    node.async_window = nodes[v].async_window;
-    node.barrier = nodes[v].barrier;
+    const NodeSpec spec = b.spec(v);
+    node.engine = spec.engine;
+    node.async_window = spec.async_window;
+    node.barrier = spec.barrier;
     node.line = 0;
     node.attrs.clear();
     node.reads.clear();
@@ -138,17 +164,17 @@ void build_graph(const GraphBuilder& b, Rank rank, Graph& out, std::vector<std::
     node.engine_position = node.engine == kNoEngine ? 0 : next_position[node.engine]++;
 
   detail::sort_by_pair(
-      n, m, [&](std::uint32_t i) { return rank(edges[i].src); }, [&](std::uint32_t i) { return rank(edges[i].dst); },
+      n, m, [&](std::uint32_t i) { return rank(b.edge(i).src); }, [&](std::uint32_t i) { return rank(b.edge(i).dst); },
       count, tmp, order);
 
   out.edges.clear();
   out.self_loops.clear();
   for (std::uint32_t i = 0; i < m; ++i)
-    if (edges[i].src == edges[i].dst) {
+    if (const BuilderEdge p = b.edge(i); p.src == p.dst) {
       Edge& e = out.self_loops.emplace_back();
-      e.src = e.dst = rank(edges[i].src);
-      e.kinds = edges[i].kinds;
-      e.flags = edges[i].flags;
+      e.src = e.dst = rank(p.src);
+      e.kinds = p.kinds;
+      e.flags = p.flags;
       e.input_index = i;
     }
   // Merge each pair's parts (SPEC §2) as make_program_order() does.
@@ -156,7 +182,7 @@ void build_graph(const GraphBuilder& b, Rank rank, Graph& out, std::vector<std::
   bool acc_unlabelled = false;
   for (std::uint32_t k = 0; k < order.size(); ++k) {
     const std::uint32_t i = order[k];
-    const BuilderEdge& p = edges[i];
+    const BuilderEdge p = b.edge(i);
     const NodeId s = rank(p.src), d = rank(p.dst);
     const bool wait = p.flags.has(Flag::Wait);
     if (out.edges.empty() || out.edges.back().src != s || out.edges.back().dst != d) {
@@ -188,15 +214,21 @@ void build_graph(const GraphBuilder& b, Rank rank, Graph& out, std::vector<std::
 }
 
 void build_graph_in_order(const GraphBuilder& b, Graph& out, std::vector<std::uint32_t>& count,
-                          std::vector<std::uint32_t>& tmp, std::vector<std::uint32_t>& order) {
-  build_graph(b, [](NodeId v) { return v; }, out, count, tmp, order);
+                          std::vector<std::uint32_t>& tmp, std::vector<std::uint32_t>& order, bool with_names) {
+  build_graph(FromBuilder{b}, [](NodeId v) { return v; }, out, count, tmp, order, with_names);
+}
+
+void build_plain_graph(std::uint32_t n, std::uint32_t m, const std::uint32_t* src, const std::uint32_t* dst,
+                       Graph& out, std::vector<std::uint32_t>& count, std::vector<std::uint32_t>& tmp,
+                       std::vector<std::uint32_t>& order) {
+  build_graph(FromArrays{n, m, src, dst}, [](NodeId v) { return v; }, out, count, tmp, order, false);
 }
 
 } // namespace detail
 
 Status GraphBuilder::finish(Graph& out) {
   if (Status s = validate(); !s.ok()) return s;
-  detail::build_graph(*this, [](NodeId v) { return v; }, out, count_, order2_, order_);
+  detail::build_graph(detail::FromBuilder{*this}, [](NodeId v) { return v; }, out, count_, order2_, order_);
   return Status::success();
 }
 
@@ -208,7 +240,7 @@ Status GraphBuilder::finish_renumbered(Graph& out, std::vector<NodeId>* program_
   bool forward = true;
   for (const BuilderEdge& e : edges_) forward = forward && e.src <= e.dst;
   if (forward) {
-    detail::build_graph(*this, [](NodeId v) { return v; }, out, count_, order2_, order_);
+    detail::build_graph(detail::FromBuilder{*this}, [](NodeId v) { return v; }, out, count_, order2_, order_);
     if (program_order_of) {
       program_order_of->resize(n);
       for (NodeId v = 0; v < n; ++v) (*program_order_of)[v] = v;
@@ -225,7 +257,7 @@ Status GraphBuilder::finish_renumbered(Graph& out, std::vector<NodeId>* program_
     text += node_label(cycle.front());
     return Status(ErrorCode::Cycle, cycle_edge, "cycle: " + text);
   }
-  detail::build_graph(*this, [&](NodeId v) { return rank[v]; }, out, count_, order2_, order_);
+  detail::build_graph(detail::FromBuilder{*this}, [&](NodeId v) { return rank[v]; }, out, count_, order2_, order_);
   if (program_order_of) *program_order_of = std::move(rank);
   return Status::success();
 }

@@ -105,9 +105,17 @@ bool stable_topological_rank(std::uint32_t n, std::uint32_t m, Src src_of, Dst d
 }
 
 /// The Graph GraphBuilder::finish() writes, for a builder already validated
-/// (graph_builder.cpp); \p count, \p tmp, \p order are scratch.
+/// (graph_builder.cpp); \p count, \p tmp, \p order are scratch. Without
+/// names (\p with_names false) every node's name is left empty: for a Graph
+/// that only reduce() reads.
 void build_graph_in_order(const GraphBuilder& b, Graph& out, std::vector<std::uint32_t>& count,
-                          std::vector<std::uint32_t>& tmp, std::vector<std::uint32_t>& order);
+                          std::vector<std::uint32_t>& tmp, std::vector<std::uint32_t>& order, bool with_names);
+
+/// The nameless Graph of \p n nodes without engines and the unlabelled WAIT
+/// edges src[i] -> dst[i] (all src[i] <= dst[i] < n), edge input_index = i.
+void build_plain_graph(std::uint32_t n, std::uint32_t m, const std::uint32_t* src, const std::uint32_t* dst,
+                       Graph& out, std::vector<std::uint32_t>& count, std::vector<std::uint32_t>& tmp,
+                       std::vector<std::uint32_t>& order);
 
 } // namespace depreduce::detail
 

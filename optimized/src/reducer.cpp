@@ -68,7 +68,6 @@ struct Reducer::Scratch {
   // Array path.
   std::vector<NodeId> rank, cycle, mapped_src, mapped_dst;
   // Large graphs: a Graph for reduce()'s sweep.
-  GraphBuilder builder;
   Graph graph;
 };
 
@@ -295,7 +294,7 @@ Status Reducer::reduce(const GraphBuilder& b, Reduction& out, const ReduceOption
   const std::uint32_t m = b.num_edges();
   Scratch& s = *scratch_;
   if (n > kDenseMaxNodes || options.mode != ReductionMode::Exact) {
-    detail::build_graph_in_order(b, s.graph, s.count, s.tmp, s.order);
+    detail::build_graph_in_order(b, s.graph, s.count, s.tmp, s.order, /*with_names=*/false);
     out = depreduce::reduce(s.graph, options);
     return Status::success();
   }
@@ -489,11 +488,7 @@ Status Reducer::reduce_edges(std::uint32_t n, std::span<const std::uint32_t> src
     return Status::success();
   }
   // Large: reduce()'s SyncState sweep on the Graph of the program-order ids.
-  GraphBuilder& b = sc.builder;
-  b.clear();
-  for (NodeId v = 0; v < n; ++v) b.add_node();
-  for (std::uint32_t i = 0; i < m; ++i) b.add_edge(ps[i], pd[i]);
-  detail::build_graph_in_order(b, sc.graph, sc.count, sc.tmp, sc.order);
+  detail::build_plain_graph(n, m, ps, pd, sc.graph, sc.count, sc.tmp, sc.order);
   const Reduction r = depreduce::reduce(sc.graph);
   // A pair's first occurrence carries the verdict; later ones are removed.
   for (std::uint32_t i = 0; i < m; ++i)
