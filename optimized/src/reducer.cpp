@@ -41,9 +41,10 @@ std::uint8_t pack(KindSet wait_kinds, bool unlabelled) {
 /// One merged edge of a builder's graph: the record reduce() would see.
 struct MergedEdge {
   NodeId src, dst;
-  KindSet kinds;
-  FlagSet flags;
-  std::uint8_t parts; ///< pack() of the WAIT parts (meaningful if WAIT).
+  KindSet kinds;      ///< union of the parts' kinds
+  FlagSet flags;      ///< union of the parts' flags
+  KindSet wait_kinds; ///< union of the WAIT parts' kinds
+  bool unlabelled;    ///< some WAIT part is unlabelled
 };
 } // namespace
 
@@ -65,6 +66,7 @@ struct Reducer::Scratch {
   // Builder path: pair sort and merged edges.
   std::vector<std::uint32_t> count, tmp, order;
   std::vector<MergedEdge> merged;
+  std::vector<std::uint32_t> stamp, slot, per_src, by_rank;
   // Array path.
   std::vector<NodeId> rank, cycle, mapped_src, mapped_dst;
   // Large graphs: a Graph for reduce()'s sweep.
@@ -298,49 +300,74 @@ Status Reducer::reduce(const GraphBuilder& b, Reduction& out, const ReduceOption
     out = depreduce::reduce(s.graph, options);
     return Status::success();
   }
-  // Merge the parts of each pair (SPEC §2), pairs in (src, dst) order.
-  const auto& edges = b.edges();
-  detail::sort_by_pair(
-      n, m, [&](std::uint32_t i) { return edges[i].src; }, [&](std::uint32_t i) { return edges[i].dst; }, s.count,
-      s.tmp, s.order);
+  // One pass of a counting sort by consumer (parts in call order), then
+  // per consumer the parts of each producer merged into one pair (SPEC §2;
+  // a stamp per node finds the pair already opened for this consumer); the
+  // pairs come out by consumer, and a pair's index in (src, dst) order is
+  // its producer's offset plus the pairs of that producer seen so far
+  // (consumers ascend), so no second sort is needed.
+  const BuilderEdge* const edges = b.edges().data();
+  std::vector<std::uint32_t>& count = s.count;
+  count.assign(std::size_t{n} + 1, 0);
+  std::uint32_t links = 0;
+  for (std::uint32_t i = 0; i < m; ++i)
+    if (edges[i].src != edges[i].dst) ++count[edges[i].dst + 1], ++links;
+  for (std::uint32_t v = 0; v < n; ++v) count[v + 1] += count[v];
+  s.tmp.resize(links);
+  for (std::uint32_t i = 0; i < m; ++i)
+    if (edges[i].src != edges[i].dst) s.tmp[count[edges[i].dst]++] = i; // count[v] ends at v's end
+  s.stamp.assign(n, 0);
+  s.slot.resize(n);
+  s.per_src.assign(std::size_t{n} + 1, 0);
   s.merged.clear();
-  KindSet acc_kinds;
-  bool acc_unlabelled = false, acc_wait = false;
-  auto close = [&] {
-    if (!s.merged.empty()) s.merged.back().parts = pack(acc_kinds, acc_unlabelled);
-  };
-  for (const std::uint32_t i : s.order) {
-    const BuilderEdge& p = edges[i];
-    if (s.merged.empty() || s.merged.back().src != p.src || s.merged.back().dst != p.dst) {
-      close();
-      s.merged.push_back({p.src, p.dst, p.kinds, p.flags, 0});
-      acc_kinds = KindSet();
-      acc_unlabelled = acc_wait = false;
-    } else {
-      s.merged.back().kinds |= p.kinds;
-      s.merged.back().flags |= p.flags;
-    }
-    if (p.flags.has(Flag::Wait)) {
-      acc_wait = true;
-      acc_kinds |= p.kinds;
-      acc_unlabelled = acc_unlabelled || p.kinds.empty();
+  for (NodeId c = 0, k = 0; c < n; ++c) {
+    for (; k < count[c]; ++k) {
+      const BuilderEdge& p = edges[s.tmp[k]];
+      const bool wait = p.flags.has(Flag::Wait);
+      if (s.stamp[p.src] != c + 1) {
+        s.stamp[p.src] = c + 1;
+        s.slot[p.src] = static_cast<std::uint32_t>(s.merged.size());
+        ++s.per_src[p.src + 1];
+        s.merged.push_back({p.src, c, p.kinds, p.flags, wait ? p.kinds : KindSet(), wait && p.kinds.empty()});
+        continue;
+      }
+      MergedEdge& e = s.merged[s.slot[p.src]];
+      e.kinds |= p.kinds;
+      e.flags |= p.flags;
+      if (wait) {
+        e.wait_kinds |= p.kinds;
+        e.unlabelled = e.unlabelled || p.kinds.empty();
+      }
     }
   }
-  (void)acc_wait;
-  close();
+  for (std::uint32_t v = 0; v < n; ++v) s.per_src[v + 1] += s.per_src[v];
+  // Ranks, the rank -> pair map, and the sweep's in-lists (WAIT pairs).
   const auto mm = static_cast<std::uint32_t>(s.merged.size());
-  const bool issue = build_in_lists(s, n, mm, [&](std::uint32_t i) {
-    const MergedEdge& e = s.merged[i];
-    return EdgeFacts{e.src, e.dst, e.flags.has(Flag::Wait), e.parts};
-  });
-  s.redundant.assign(mm, 0);
-  if (n > 0) {
-    run_dense(s, n, b.num_engines(), NodeView<NodeSpec>{b.nodes().data()}, issue, options.filter);
+  s.by_rank.resize(mm);
+  s.in_begin.assign(std::size_t{n} + 1, 0);
+  s.in_src.clear();
+  s.in_edge.clear();
+  s.in_parts.clear();
+  bool issue = false;
+  for (std::uint32_t q = 0; q < mm; ++q) {
+    const MergedEdge& e = s.merged[q];
+    const std::uint32_t rank = s.per_src[e.src]++;
+    s.by_rank[rank] = q;
+    if (!e.flags.has(Flag::Wait)) continue;
+    const std::uint8_t parts = pack(e.wait_kinds, e.unlabelled);
+    issue |= (parts & 0x20u) == 0;
+    ++s.in_begin[e.dst + 1];
+    s.in_src.push_back(e.src);
+    s.in_edge.push_back(rank);
+    s.in_parts.push_back(parts);
   }
-  for (std::uint32_t i = 0; i < mm; ++i)
-    if (s.redundant[i]) {
-      const MergedEdge& e = s.merged[i];
-      out.removed.push_back({e.src, e.dst, e.kinds, e.flags, e.flags.has(Flag::Retain), i});
+  for (std::uint32_t v = 0; v < n; ++v) s.in_begin[v + 1] += s.in_begin[v];
+  s.redundant.assign(mm, 0);
+  if (n > 0) run_dense(s, n, b.num_engines(), NodeView<NodeSpec>{b.nodes().data()}, issue, options.filter);
+  for (std::uint32_t r = 0; r < mm; ++r)
+    if (s.redundant[r]) {
+      const MergedEdge& e = s.merged[s.by_rank[r]];
+      out.removed.push_back({e.src, e.dst, e.kinds, e.flags, e.flags.has(Flag::Retain), r});
     }
   return Status::success();
 }
