@@ -65,11 +65,17 @@ void check_graph(const Graph& g, const KindFilter& filter, const std::uint8_t* o
   static GraphBuilder b;
   b.clear(g.num_engines);
   for (const Node& node : g.nodes) b.add_node({node.engine, node.async_window, node.barrier});
-  const std::size_t m = g.edges.size();
+  // Every part of every pair in one list, rotated and, when the byte says
+  // so, reversed: a pair's parts come in either order.
+  std::vector<BuilderEdge> parts;
+  for (const Edge& e : g.edges)
+    for (const EdgePart& p : parts_to_write(e)) parts.push_back({e.src, e.dst, p.kinds, p.flags});
+  const std::size_t m = parts.size();
   const std::size_t start = order_len ? order[0] % (m + 1) : 0;
+  const bool reversed = order_len > 1 && (order[1] & 1);
   for (std::size_t k = 0; k < m; ++k) {
-    const Edge& e = g.edges[(start + k) % m];
-    for (const EdgePart& p : parts_to_write(e)) b.add_edge(e.src, e.dst, p.kinds, p.flags);
+    const BuilderEdge& p = parts[reversed ? m - 1 - (start + k) % (m ? m : 1) : (start + k) % m];
+    b.add_edge(p.src, p.dst, p.kinds, p.flags);
   }
   if (!reducer().reduce(b, got, options).ok()) mismatch("reduce(GraphBuilder) refused", g, want, got);
   if (got != want) mismatch("reduce(GraphBuilder)", g, want, got);

@@ -108,15 +108,16 @@ std::vector<Graph> graphs_from_every_generator(std::uint64_t seed, std::uint32_t
 }
 
 /// The builder holding \p g's nodes and its merged edges spelled as parts,
-/// each pair's parts and the pairs in a shuffled order.
+/// every part of every pair in one shuffled list (so a pair's parts come in
+/// any order, interleaved with other pairs').
 void fill_builder(GraphBuilder& b, const Graph& g, std::uint64_t seed) {
   b.clear(g.num_engines);
   for (const Node& node : g.nodes) b.add_node({node.engine, node.async_window, node.barrier});
-  std::vector<const Edge*> order;
-  for (const Edge& e : g.edges) order.push_back(&e);
-  std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
-  for (const Edge* e : order)
-    for (const EdgePart& p : parts_to_write(*e)) b.add_edge(e->src, e->dst, p.kinds, p.flags);
+  std::vector<BuilderEdge> parts;
+  for (const Edge& e : g.edges)
+    for (const EdgePart& p : parts_to_write(e)) parts.push_back({e.src, e.dst, p.kinds, p.flags});
+  std::shuffle(parts.begin(), parts.end(), std::mt19937_64(seed));
+  for (const BuilderEdge& p : parts) b.add_edge(p.src, p.dst, p.kinds, p.flags);
 }
 
 RC_GTEST_PROP(Reducer, ReusedReducerEqualsReferenceOnEveryGenerator, (std::uint64_t seed)) {

@@ -98,6 +98,28 @@ TEST(GraphBuilder, ParallelPartsMergeAsMakeProgramOrder) {
   EXPECT_EQ(red, reference::reduce(input_of(b)));
 }
 
+TEST(GraphBuilder, LabelledPartBeforeUnlabelledPartStillDemandsCompletion) {
+  // 0 -> 2 as ORDERED then unlabelled: a C edge (SPEC §2), not implied by
+  // the S path 0 -S-> 1 -> 2, so it stays; as ORDERED alone it would go.
+  GraphBuilder b;
+  b.clear();
+  for (int i = 0; i < 3; ++i) b.add_node();
+  b.add_edge(0, 1, Kind::Ordered);
+  b.add_edge(1, 2);
+  b.add_edge(0, 2, Kind::Ordered);
+  Reducer r;
+  Reduction red;
+  ASSERT_TRUE(r.reduce(b, red).ok());
+  ASSERT_EQ(red.removed.size(), 1u);
+  b.add_edge(0, 2);
+  ASSERT_TRUE(r.reduce(b, red).ok());
+  EXPECT_TRUE(red.removed.empty());
+  Graph g;
+  ASSERT_TRUE(b.finish(g).ok());
+  EXPECT_TRUE(g.edges[1].unlabelled_wait_part);
+  EXPECT_EQ(red, reference::reduce(input_of(b)));
+}
+
 TEST(GraphBuilder, NamesAreKeptAndUsedInMessages) {
   GraphBuilder b;
   b.clear();
