@@ -273,6 +273,8 @@ TEST_F(Cli, ImplReferenceIsByteIdenticalOnTheRealCorpus) {
     const std::string ext = entry.path().extension().string();
     if (ext != ".dot" && ext != ".gv" && ext != ".stg" && ext != ".json" && ext != ".xml" && ext != ".dax") continue;
     if (std::filesystem::file_size(entry.path()) > 400000) continue; // the oracle is O(n (n + m))
+    if (entry.path().generic_string().find("/gcc-sched/") != std::string::npos)
+      continue; // 414 small regions, through both twins in corpus_real_test (SOURCES.md section 7)
     const std::string in = entry.path().string();
     SCOPED_TRACE(in);
     const std::string a = path("fast.dot"), b = path("ref.dot");
