@@ -68,7 +68,7 @@ struct BuilderEdge {
 /// memory across graphs.
 ///
 /// Not thread-safe; one builder per thread. Cheap to keep around: it holds
-/// the current graph's nodes and edges (16 and 12 bytes each) and the names
+/// the current graph's nodes and edges (12 bytes each) and the names
 /// given, nothing else.
 class GraphBuilder {
 public:

@@ -64,9 +64,12 @@ public:
   /// \p g must satisfy the Graph invariants (graph.hpp; a Graph from
   /// make_program_order() or GraphBuilder::finish() does). The cheap ones
   /// are checked:
-  /// \returns Status::success(), or BadArgument with index = the edge whose
-  ///   endpoints are out of range or not src < dst, or the node whose engine
-  ///   is >= g.num_engines (index = node id) - \p out is then empty.
+  /// \returns Status::success(), or BadArgument with index 0 if
+  ///   g.num_engines > kMaxEngines, index = the node id whose engine is >=
+  ///   g.num_engines, or index = the edge whose endpoints are out of range or
+  ///   not src < dst (checked in that order) - \p out is then empty.
+  /// Options: ReductionMode::Shipped and graphs above kDenseMaxNodes go to
+  ///   depreduce::reduce() itself.
   /// Cost: O(n + m) row operations of ceil(n/64) words on the dense path,
   ///   reduce()'s cost above it; no allocation once the scratch has grown to
   ///   the graph.
