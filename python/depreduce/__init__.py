@@ -85,21 +85,13 @@ def read(path, *, format="auto", as_arrays=False):
     fields as the DOT attributes engine, async, barrier, reads, writes; edge
     kind and flags), or with as_arrays=True a tuple (names, src, dst): node
     names in input order and the edges as written, as index arrays (NumPy
-    uint32 when NumPy is present), ready for reduce_edges(len(names), src, dst).
+    uint32 when NumPy is present, else array.array('I')), ready for reduce_edges(len(names), src, dst).
     Raises InputError with .file and .line for bad input.
     """
-    data = _core._read(str(path), format)
     if as_arrays:
-        names = [name for name, _ in data["nodes"]]
-        src = [e[0] for e in data["edges"]]
-        dst = [e[1] for e in data["edges"]]
-        try:
-            import numpy as np
-            src = np.asarray(src, dtype=np.uint32)
-            dst = np.asarray(dst, dtype=np.uint32)
-        except ImportError:
-            pass
+        names, src, dst = _core._read_arrays(str(path), format)
         return names, src, dst
+    data = _core._read(str(path), format)
     from ._networkx import graph_from_read
     return graph_from_read(data)
 

@@ -41,6 +41,17 @@ def _names(keys):
     return names
 
 
+_FACTORIES = ("node_dict_factory", "node_attr_dict_factory", "adjlist_outer_dict_factory",
+              "adjlist_inner_dict_factory", "edge_attr_dict_factory")
+
+
+def _plain(G):
+    """True for a DiGraph (or subclass) built of plain dicts, as NetworkX's own."""
+    return (not G.is_multigraph() and all(getattr(G, f, None) is dict for f in _FACTORIES)
+            and type(getattr(G, "_succ", None)) is dict and type(getattr(G, "_pred", None)) is dict
+            and type(getattr(G, "_node", None)) is dict)
+
+
 def _check_graph(G):
     if not hasattr(G, "is_directed") or not hasattr(G, "nodes"):
         raise TypeError("expected a networkx.DiGraph, got %s" % type(G).__name__)
@@ -57,37 +68,42 @@ class _Spec:
         index = {k: i for i, k in enumerate(self.keys)}
         self.index = index
         self.multi = G.is_multigraph()
-        if self.multi:
-            self.edges = list(G.edges(keys=True, data=True))
-        else:
-            self.edges = list(G.edges(data=True))
+        self.plain = _plain(G)
         spec = _core._Spec()
         spec.names = _names(self.keys) if names is None else names
-        spec.src = [index[e[0]] for e in self.edges]
-        spec.dst = [index[e[1]] for e in self.edges]
+        if self.plain:
+            # The edges straight from G._succ, in G.edges() order, in C.
+            self.edges = None
+            _core._scan_edges(spec, G._succ, index, _text)
+        else:
+            if self.multi:
+                self.edges = list(G.edges(keys=True, data=True))
+            else:
+                self.edges = list(G.edges(data=True))
+            spec.src = [index[e[0]] for e in self.edges]
+            spec.dst = [index[e[1]] for e in self.edges]
         node_attrs = []
-        nodes = G.nodes
-        for k, d in G.nodes(data=True):
+        for k, d in G.nodes.items():
             if d:
                 i = index[k]
                 for key in _NODE_KEYS:
                     if key in d:
                         node_attrs.append((i, key, _text(d[key], key)))
-        edge_attrs = []
-        for j, e in enumerate(self.edges):
-            d = e[-1]
-            if d:
-                if "kind" in d:
-                    edge_attrs.append((j, "kind", _text(d["kind"], "kind")))
-                if "flags" in d:
-                    edge_attrs.append((j, "flags", _text(d["flags"], "flags")))
         spec.node_attrs = node_attrs
-        spec.edge_attrs = edge_attrs
+        if not self.plain:
+            edge_attrs = []
+            for j, e in enumerate(self.edges):
+                d = e[-1]
+                if d:
+                    if "kind" in d:
+                        edge_attrs.append((j, "kind", _text(d["kind"], "kind")))
+                    if "flags" in d:
+                        edge_attrs.append((j, "flags", _text(d["flags"], "flags")))
+            spec.edge_attrs = edge_attrs
         if G.graph.get("engines") is not None:
             spec.engines = _text(G.graph["engines"], "engines")
         spec.file = file
         self.spec = spec
-        del nodes
 
     def cycle_error(self, e):
         """A CycleError naming the keys of the cycle _core found."""
@@ -111,6 +127,17 @@ def transitive_reduction(G, *, cycles="error", kinds="all"):
         warnings.warn(w, stacklevel=3)
     H = G.__class__()
     H.graph.update(G.graph)
+    if s.plain:
+        # The new graph's dicts filled directly (what H.add_nodes_from and
+        # H.add_edges_from would build, without their per-item Python calls).
+        H._node.update({n: d.copy() for n, d in G._node.items()})
+        H._succ.update({n: {} for n in G._node})
+        H._pred.update({n: {} for n in G._node})
+        _core._add_kept_edges(G._succ, status, H._succ, H._pred)
+        cache = getattr(H, "__networkx_cache__", None)
+        if cache:
+            cache.clear()
+        return H
     H.add_nodes_from(G.nodes(data=True))
     edges = s.edges
     if not s.multi:

@@ -249,6 +249,84 @@ struct Spec {
   std::string file;
 };
 
+/// Fills \p s's edges from a NetworkX DiGraph's successor dict \p succ
+/// (`G._succ`: node -> {neighbour: attribute dict}), in its iteration order,
+/// ids from \p index (node -> position); the kind= and flags= values as
+/// \p text(value, key) gives them. Returns the edge count. One pass in C, no
+/// Python object per edge (the NetworkX path's cost was these loops).
+std::size_t scan_edges(Spec& s, const py::dict& succ, const py::dict& index, const py::object& text) {
+  s.src.clear();
+  s.dst.clear();
+  s.edge_attrs.clear();
+  PyObject* kind = PyUnicode_InternFromString("kind");
+  PyObject* flags = PyUnicode_InternFromString("flags");
+  py::object hold_kind = py::reinterpret_steal<py::object>(kind), hold_flags = py::reinterpret_steal<py::object>(flags);
+  auto id_of = [&](PyObject* key) {
+    PyObject* i = PyDict_GetItemWithError(index.ptr(), key);
+    if (!i) {
+      if (PyErr_Occurred()) throw py::error_already_set();
+      throw py::key_error("a neighbour is not a node of the graph");
+    }
+    return static_cast<std::uint32_t>(PyLong_AsUnsignedLong(i));
+  };
+  Py_ssize_t pos = 0;
+  PyObject *u, *nbrs;
+  while (PyDict_Next(succ.ptr(), &pos, &u, &nbrs)) {
+    if (!PyDict_Check(nbrs)) throw py::type_error("G._succ: expected dicts of neighbours");
+    const std::uint32_t iu = id_of(u);
+    Py_ssize_t q = 0;
+    PyObject *v, *d;
+    while (PyDict_Next(nbrs, &q, &v, &d)) {
+      const auto j = static_cast<std::uint32_t>(s.src.size());
+      s.src.push_back(iu);
+      s.dst.push_back(id_of(v));
+      if (PyDict_Check(d) && PyDict_GET_SIZE(d) != 0) {
+        for (PyObject* key : {kind, flags}) {
+          PyObject* val = PyDict_GetItemWithError(d, key);
+          if (val) {
+            s.edge_attrs.emplace_back(j, py::cast<std::string>(py::handle(key)),
+                                      py::cast<std::string>(text(py::handle(val), py::handle(key))));
+          } else if (PyErr_Occurred()) {
+            throw py::error_already_set();
+          }
+        }
+      }
+    }
+  }
+  return s.src.size();
+}
+
+/// Fills NetworkX successor and predecessor dicts \p out_succ / \p out_pred
+/// (of a new graph whose nodes are there already) with the edges of \p succ
+/// whose \p status (scan_edges() order) is not 0, each with a copy of its
+/// attribute dict; status 2 (kept as RETAIN only) sets flags="retain".
+void add_kept_edges(const py::dict& succ, const py::bytearray& status_obj, const py::dict& out_succ,
+                    const py::dict& out_pred) {
+  const char* status = PyByteArray_AsString(status_obj.ptr());
+  const auto m = static_cast<std::size_t>(PyByteArray_Size(status_obj.ptr()));
+  std::size_t j = 0;
+  Py_ssize_t pos = 0;
+  PyObject *u, *nbrs;
+  while (PyDict_Next(succ.ptr(), &pos, &u, &nbrs)) {
+    PyObject* su = PyDict_GetItemWithError(out_succ.ptr(), u);
+    if (!su) throw py::key_error("node missing in the new graph");
+    Py_ssize_t q = 0;
+    PyObject *v, *d;
+    while (PyDict_Next(nbrs, &q, &v, &d)) {
+      if (j >= m) throw py::value_error("the graph changed while it was reduced");
+      const char st = status[j++];
+      if (st == 0) continue;
+      py::object copy = py::reinterpret_steal<py::object>(PyDict_Copy(d));
+      if (!copy) throw py::error_already_set();
+      if (st == 2) copy["flags"] = "retain";
+      PyObject* pv = PyDict_GetItemWithError(out_pred.ptr(), v);
+      if (!pv) throw py::key_error("node missing in the new graph");
+      if (PyDict_SetItem(su, v, copy.ptr()) != 0 || PyDict_SetItem(pv, u, copy.ptr()) != 0) throw py::error_already_set();
+    }
+  }
+  if (j != m) throw py::value_error("the graph changed while it was reduced");
+}
+
 InputGraph build_input(const Spec& s) {
   InputGraph g;
   g.file = s.file;
@@ -443,6 +521,31 @@ py::dict read_file(const std::string& path, const std::string& format) {
   return out;
 }
 
+/// (names in input order, src, dst): the edges as written, as index arrays
+/// (NumPy uint32 where NumPy is present, else array.array('I')).
+py::tuple read_arrays(const std::string& path, const std::string& format) {
+  InputGraph g;
+  try {
+    py::gil_scoped_release release;
+    g = formats::read_graph(path, formats::parse_format(format));
+  } catch (const InputError& e) {
+    raise_input_error(e);
+  }
+  py::list names(g.nodes.size());
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) names[i] = py::str(g.nodes[i].name);
+  const std::size_t m = g.edges.size();
+  auto make = [&](auto field) {
+    py::object a = g_numpy ? g_numpy->attr("empty")(m, "dtype"_a = "uint32")
+                           : py::module_::import("array").attr("array")("I", py::bytes(std::string(m * 4, '\0')));
+    auto* p = static_cast<std::uint32_t*>(py::reinterpret_borrow<py::buffer>(a).request(true).ptr);
+    for (std::size_t j = 0; j < m; ++j) p[j] = field(g.edges[j]);
+    return a;
+  };
+  py::object src = make([](const Edge& e) { return e.src; });
+  py::object dst = make([](const Edge& e) { return e.dst; });
+  return py::make_tuple(names, src, dst);
+}
+
 std::vector<unsigned> check_bls(const std::vector<unsigned>& bls) {
   if (bls.empty()) throw py::value_error("bl: no window size given (64, 128 and/or 256)");
   std::vector<unsigned> out = bls;
@@ -524,9 +627,12 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("engines", &Spec::engines)
       .def_readwrite("file", &Spec::file);
   m.def("_reduce_model", &reduce_model, "spec"_a, "kinds"_a, "cycles"_a);
+  m.def("_scan_edges", &scan_edges, "spec"_a, "succ"_a, "index"_a, "text"_a);
+  m.def("_add_kept_edges", &add_kept_edges, "succ"_a, "status"_a, "out_succ"_a, "out_pred"_a);
   m.def("_equivalent", &equivalent_model, "a"_a, "b"_a, "kinds"_a);
   m.def("_explain", &explain_model, "spec"_a, "u"_a, "v"_a);
   m.def("_read", &read_file, "path"_a, "format"_a);
+  m.def("_read_arrays", &read_arrays, "path"_a, "format"_a);
   m.def("_window_report", &window_report, "path"_a, "text"_a, "name"_a, "bl"_a, "mode"_a, "slots_per_ring"_a,
         "seq_width"_a, "time_budget_ms"_a);
 }

@@ -6,6 +6,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No example database in the source tree; the tests' examples are derandomized
+# (reproducible: the same cases every run).
+settings.register_profile("depreduce", database=None, derandomize=True)
+settings.load_profile("depreduce")
 
 ROOT = Path(os.environ.get("DEPREDUCE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 CLI = os.environ.get("DEPREDUCE_CLI", str(ROOT / "build" / "cli" / "depreduce"))
