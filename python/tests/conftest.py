@@ -3,12 +3,17 @@ or by hand: PYTHONPATH=build/python /usr/bin/python3 -m pytest python/tests)."""
 import json
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
-# No example database in the source tree; the tests' examples are derandomized
+# Hypothesis's own files (its unicode tables) outside the source tree.
+set_hypothesis_home_dir(os.environ.get("DEPREDUCE_HYPOTHESIS_DIR",
+                                       os.path.join(tempfile.gettempdir(), "depreduce-hypothesis")))
+# No example database either; the tests' examples are derandomized
 # (reproducible: the same cases every run).
 settings.register_profile("depreduce", database=None, derandomize=True)
 settings.load_profile("depreduce")
