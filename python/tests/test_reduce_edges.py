@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 import depreduce
+from conftest import ROOT
 
 
 @st.composite
@@ -236,11 +237,16 @@ def test_gil_is_released_while_reducing():
 
 
 def test_without_numpy_the_mask_is_a_list():
-    code = ("import sys; sys.modules['numpy'] = None\n"
+    # Neither NumPy nor NetworkX is needed by the array functions.
+    code = ("import sys; sys.modules['numpy'] = None; sys.modules['networkx'] = None\n"
             "import depreduce\n"
             "k = depreduce.reduce_edges(3, [0, 1, 0], [1, 2, 2])\n"
             "assert k == [True, True, False], k\n"
             "import array\n"
             "k = depreduce.reduce_edges(3, array.array('I', [0, 1, 0]), array.array('I', [1, 2, 2]))\n"
-            "assert k == [True, True, False], k\n")
+            "assert k == [True, True, False], k\n"
+            "import os\n"
+            "names, s, d = depreduce.read(os.path.join(%r, 'corpus/real/graphviz/graphs/directed/unix.gv'), as_arrays=True)\n"
+            "assert s.typecode == 'I' and len(s) == len(d) == 49, (s.typecode, len(s))\n"
+            "assert len(depreduce.reduce_edges(len(names), s, d)) == 49\n" % str(ROOT))
     subprocess.run([sys.executable, "-c", code], check=True)
