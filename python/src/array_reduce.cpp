@@ -9,6 +9,19 @@
 
 #include "depreduce/transitive_reduction.hpp"
 
+// The switch to the library's own array entry: once depreduce/reducer.hpp
+// (depreduce::Reducer::reduce_edges, from the compiler-lib branch) is in the
+// library, set this to 1 (or -DDEPREDUCE_PYTHON_USE_REDUCER=1). The checks
+// above the reduction stay (negative ids, 64-bit ids: Reducer takes uint32).
+#ifndef DEPREDUCE_PYTHON_USE_REDUCER
+#define DEPREDUCE_PYTHON_USE_REDUCER 0
+#endif
+#if DEPREDUCE_PYTHON_USE_REDUCER
+#include <span>
+
+#include "depreduce/reducer.hpp"
+#endif
+
 namespace depreduce::python {
 
 std::vector<std::uint32_t> find_cycle(std::uint32_t n, const std::uint32_t* src, const std::uint32_t* dst,
@@ -93,6 +106,17 @@ Status reduce_edge_arrays(std::uint64_t n64, const T* src, const T* dst, std::si
     return Status(ErrorCode::BadArgument, 0, std::to_string(m) + " edges: at most 2^32 - 2");
   if (Status s = check_ids(n64, src, dst, m); !s.ok()) return s;
   const auto n = static_cast<std::uint32_t>(n64);
+#if DEPREDUCE_PYTHON_USE_REDUCER
+  thread_local Reducer reducer; // its scratch is reused by this thread's calls
+  if constexpr (std::is_same_v<T, std::uint32_t>) {
+    return reducer.reduce_edges(n, std::span<const std::uint32_t>(src, m), std::span<const std::uint32_t>(dst, m),
+                                std::span<std::uint8_t>(keep, m));
+  } else {
+    // Ids checked above (0 <= id < n < 2^32): narrowed to what Reducer takes.
+    const std::vector<std::uint32_t> s(src, src + m), d(dst, dst + m);
+    return reducer.reduce_edges(n, s, d, std::span<std::uint8_t>(keep, m));
+  }
+#endif
   auto S = [&](std::size_t i) { return static_cast<std::uint32_t>(src[i]); };
   auto D = [&](std::size_t i) { return static_cast<std::uint32_t>(dst[i]); };
 
