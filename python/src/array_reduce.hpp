@@ -5,10 +5,9 @@
 /// ids, the engine of `depreduce.reduce_edges` (python/src/module.cpp).
 ///
 /// One function, `reduce_edge_arrays()`, behind which the module reduces: it
-/// is written over the public API of libdepreduce (a Graph built in program
-/// order, reduce()). When `depreduce::Reducer::reduce_edges(n, src, dst,
-/// keep)` (depreduce/reducer.hpp) is in the library, the body of
-/// reduce_edge_arrays() becomes one call to it (docs/python.md).
+/// checks the ids the caller's buffers hold (negative, >= n, 64-bit) and hands
+/// them to `depreduce::Reducer::reduce_edges` (depreduce/reducer.hpp), one
+/// Reducer per thread so its scratch memory is reused across calls.
 //===----------------------------------------------------------------------===//
 #ifndef DEPREDUCE_PYTHON_ARRAY_REDUCE_HPP
 #define DEPREDUCE_PYTHON_ARRAY_REDUCE_HPP
