@@ -55,8 +55,9 @@ void add_equiv_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "Input format of both")
       ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
   cmd->add_option("--kinds", args->kinds,
-                  "Edges that count: all, or a list of flow,anti,output,ordered (a pair counts iff reduce --kinds "
-                  "would consider it; implicit engine order always counts)");
+                  "all, or a list of flow,anti,output,ordered: as for reduce, the edges a reduction may remove; "
+                  "edges outside K always count as paths (SPEC 4), so every edge counts and K does not change "
+                  "the answer");
   cmd->add_option("--impl", args->impl, "Implementation (reference: all pairs, every differing pair)")
       ->check(CLI::IsMember({"optimized", "reference"}));
   cmd->add_option("--show", args->show, "Differences to print in full (the rest are counted)")

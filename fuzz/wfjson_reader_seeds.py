@@ -158,6 +158,22 @@ SEEDS = {
     "sem-child-not-in-parents": doc(",\n".join([task("a", [], ["b"]), task("b", [])])),
     "sem-children-disagree-many": doc(",\n".join([task("a", [], ["c"]), task("b", [], ["c"]), task("c", ["b", "a", "b"], []),
                                                task("d", ["c"], []), task("e", [], ["d"])])),
+    # Issue 44: every WfFormat error has a line; what is wrong sits on a line of
+    # its own, so the two readers' line rules are compared, not just line 1.
+    "sem-lines-top-array": '\n\n[1]',
+    "sem-lines-no-workflow": '\n{"name": "x"\n}',
+    "sem-lines-workflow-twice": '{"workflow": {"specification": {"tasks": []}},\n"workflow": 1}',
+    "sem-lines-schema-1.4": '{"workflow": {\n"name": 1,\n"tasks": []}}',
+    "sem-lines-no-specification": '{"name": "x",\n"workflow":\n {"name": 1\n}}',
+    "sem-lines-specification-null": '{"workflow": {\n\n"specification": null}}',
+    "sem-lines-no-tasks": '{"workflow": {"specification":\n\n {"x": 1\n}}}',
+    "sem-lines-tasks-object": '{"workflow": {"specification": {\n"x": 1,\n"tasks": {}}}}',
+    "sem-lines-task-number": doc(task("a", []) + ",\n\n 12\n"),
+    "sem-lines-task-string": doc(task("a", []) + ',\n\n "b"'),
+    "sem-lines-task-no-id": doc(task("a", []) + ',\n  {"name": "b",\n   "parents": ["a"]}'),
+    "sem-lines-id-number": doc('\n  {\n"id":\n 3, "parents": []}'),
+    "sem-lines-name-array": doc('  {"id": "a",\n"name": [], "parents": []}'),
+    "sem-lines-unknown-parent": doc('  {"id": "a",\n"parents": [\n"z"]}'),
 }
 
 

@@ -69,6 +69,37 @@ TEST(EquivalenceTest, ProgramOrderMayDiffer) {
   EXPECT_TRUE(equivalent(make_program_order(x), make_program_order(y)).equivalent);
 }
 
+// Issue 44: the kinds filter of equivalent() reads as reduce()'s (SPEC §4):
+// the anti edge outside `flow` still counts as a path, so dropping a -> c
+// (implied through a -> b -> c) loses nothing, under `flow` as under all.
+TEST(EquivalenceTest, KindsFilterCountsEdgesOutsideItAsPaths) {
+  Sketch s;
+  s.edge("a", "b", "anti").edge("b", "c", "flow").edge("a", "c", "flow");
+  const Graph g = s.graph();
+  ReduceOptions ro;
+  ro.filter = KindFilter::reorder();
+  const Reduction r = reduce(g, ro);
+  ASSERT_EQ(r.removed.size(), 1u); // a -> c, through the anti edge
+  EXPECT_EQ(g.nodes[g.edges[r.removed[0].edge].src].name, "a");
+  EXPECT_EQ(g.nodes[g.edges[r.removed[0].edge].dst].name, "c");
+  const Graph reduced = apply(g, r);
+  const EquivalenceOptions flow{KindFilter::reorder()};
+  const Equivalence opt = equivalent(g, reduced, flow);
+  EXPECT_TRUE(opt.equivalent) << ::testing::PrintToString(opt);
+  const Equivalence ref = reference::equivalent(g, reduced, flow);
+  EXPECT_TRUE(ref.equivalent) << ::testing::PrintToString(ref);
+  // Dropping the anti edge itself is a difference under `flow` too: it counts
+  // (before issue 44, `flow` left it out of both graphs and saw none).
+  Sketch t;
+  t.node("a").edge("b", "c", "flow").edge("a", "c", "flow");
+  const Graph without_anti = t.graph();
+  for (const Equivalence& e : {equivalent(g, without_anti, flow), reference::equivalent(g, without_anti, flow)}) {
+    ASSERT_FALSE(e.equivalent);
+    ASSERT_EQ(e.differences.size(), 1u) << ::testing::PrintToString(e);
+    EXPECT_EQ(e.differences[0], (RelationDifference{s.id("a"), s.id("b"), Relation::CompletedBefore, true}));
+  }
+}
+
 TEST(PathsTest, PathFinderOnKeptEdgesOnly) {
   Sketch s;
   s.edge("a", "b").edge("b", "c").edge("a", "c").edge("c", "d").edge("a", "d");

@@ -225,6 +225,57 @@ TEST(WfJsonReader, NulByteWhereATokenStartsEndsTheInput) {
   EXPECT_EQ(rejected(std::string("{\"a\": \"\0\"}", 10)).line, 1u); // raw NUL inside a string
 }
 
+// Issue 44: every WfFormat error names a line (these were line 0, "no line",
+// for a task without an id, a non-object task and a non-string id, and line 1
+// for the document-level errors). Each case puts what is wrong on a line of
+// its own, so the line is the rule's and no other: a value of the wrong kind,
+// its (last) key's line; a missing key, where the object lacking it starts;
+// a task that is not an object, where it starts; any other error of a task,
+// the task's line (its "id" key's). Both readers must agree (rejected()).
+TEST(WfJsonReader, EveryWfFormatErrorNamesTheLineOfWhatIsWrong) {
+  auto error = [](const std::string& text) {
+    ReaderOutcome o = rejected(text);
+    EXPECT_FALSE(is_json_syntax_error(o)) << o.problem;
+    return std::to_string(o.line) + ": " + o.problem.substr(0, o.problem.find(" (a WfCommons")); // one message is long
+  };
+  // The issue's case: the second task has no "id"; its '{' is on line 4.
+  EXPECT_EQ(error("{\"name\": \"w\",\n \"workflow\": {\"specification\": {\"tasks\": [\n"
+                  "  {\"id\": \"a\", \"parents\": []},\n"
+                  "  {\"name\": \"b\",\n   \"parents\": [\"a\"]}\n ]}}}\n"),
+            "4: missing key 'workflow.specification.tasks[1].id'");
+  EXPECT_EQ(error("\n\n[1]"), "3: expected a JSON object (WfFormat) at the top level");
+  EXPECT_EQ(error("\n{\"name\": \"x\"\n}"), "2: missing key 'workflow'");
+  EXPECT_EQ(error("{\"name\": \"x\",\n\n \"workflow\": []}"), "3: 'workflow' must be an object");
+  EXPECT_EQ(error("{\"workflow\": {\"specification\": {\"tasks\": []}},\n\"workflow\": 1}"),
+            "2: 'workflow' must be an object"); // the last of a duplicate key
+  EXPECT_EQ(error("{\"workflow\": {\n\"name\": 1,\n\"tasks\": []}}"),
+            "3: WfFormat schema 1.4 (workflow.tasks) is not supported; expected schema 1.5 "
+            "(workflow.specification.tasks)");
+  EXPECT_EQ(error("{\"name\": \"x\",\n\"workflow\":\n {\"name\": 1\n}}"), "3: missing key 'workflow.specification'");
+  EXPECT_EQ(error("{\"workflow\": {\n\n\"specification\": null}}"), "3: 'workflow.specification' must be an object");
+  EXPECT_EQ(error("{\"workflow\": {\"specification\":\n\n {\"x\": 1\n}}}"),
+            "3: missing key 'workflow.specification.tasks'");
+  EXPECT_EQ(error("{\"workflow\": {\"specification\": {\n\"x\": 1,\n\"tasks\": {}}}}"),
+            "3: 'workflow.specification.tasks' must be an array");
+  const std::string open = "{\"workflow\": {\"specification\": {\"tasks\": [\n"; // line 1; tasks from line 2
+  EXPECT_EQ(error(open + "{\"id\": \"a\", \"parents\": []},\n\n 7]}}}"), "4: workflow.specification.tasks[1] must be an object");
+  EXPECT_EQ(error(open + "{\"id\": \"a\", \"parents\": []},\n\n \"b\"\n]}}}"),
+            "4: workflow.specification.tasks[1] must be an object");
+  EXPECT_EQ(error(open + "{\"id\": \"a\", \"parents\": []},\n\n 12\n]}}}"), "4: workflow.specification.tasks[1] must be an object");
+  EXPECT_EQ(error(open + "\n{\n\"id\":\n 3, \"parents\": []}]}}}"), "4: workflow.specification.tasks[0].id must be a string");
+  // Every other error of a task is on its line (the "id" key's), not the line
+  // of the member that is wrong (line 4 in each).
+  const std::string task = open + "\n{\"id\": \"a\",\n"; // the task's line is 3
+  EXPECT_EQ(error(task + "\"name\": [], \"parents\": []}]}}}"), "3: task 'a': 'name' must be a string");
+  EXPECT_EQ(error(task + "\"x\": 1}]}}}"), "3: task 'a': missing key 'parents'");
+  EXPECT_EQ(error(task + "\"parents\": {}}]}}}"), "3: task 'a': 'parents' must be an array");
+  EXPECT_EQ(error(task + "\"parents\": [null]}]}}}"), "3: task 'a': 'parents' must list task ids (strings)");
+  EXPECT_EQ(error(task + "\"parents\": [\"z\"]}]}}}"), "3: task 'a': parent 'z' is not a task id");
+  EXPECT_EQ(error(task + "\"parents\": [], \"children\": 1}]}}}"), "3: task 'a': 'children' must be an array");
+  EXPECT_EQ(error(task + "\"parents\": [], \"children\": [\"z\"]}]}}}"), "3: task 'a': child 'z' is not a task id");
+  EXPECT_EQ(error(task + "\"parents\": []},\n{\"id\": \"a\", \"parents\": []}]}}}"), "5: duplicate task id 'a'");
+}
+
 TEST(WfJsonReader, WfFormatErrorsHaveTheMessagesAndLinesOfTheOldReader) {
   auto error = [](const std::string& text) {
     ReaderOutcome o = rejected(text);
@@ -239,9 +290,9 @@ TEST(WfJsonReader, WfFormatErrorsHaveTheMessagesAndLinesOfTheOldReader) {
   EXPECT_EQ(error("{\"workflow\": {\"specification\": {}}}"), "1: missing key 'workflow.specification.tasks'");
   EXPECT_EQ(error("{\"workflow\": {\"specification\": {\"tasks\": {}}}}"),
             "1: 'workflow.specification.tasks' must be an array");
-  EXPECT_EQ(error(doc("1")), "0: workflow.specification.tasks[0] must be an object");
-  EXPECT_EQ(error(doc("{\"parents\": []}")), "0: missing key 'workflow.specification.tasks[0].id'");
-  EXPECT_EQ(error(doc("{\"id\": 3}")), "0: workflow.specification.tasks[0].id must be a string");
+  EXPECT_EQ(error(doc("1")), "1: workflow.specification.tasks[0] must be an object");
+  EXPECT_EQ(error(doc("{\"parents\": []}")), "1: missing key 'workflow.specification.tasks[0].id'");
+  EXPECT_EQ(error(doc("{\"id\": 3}")), "1: workflow.specification.tasks[0].id must be a string");
   EXPECT_EQ(error(doc("{\"id\": \"a\", \"name\": [], \"parents\": []}")), "1: task 'a': 'name' must be a string");
   EXPECT_EQ(error(doc("{\"id\": \"a\", \"parents\": []},\n{\"id\": \"a\", \"parents\": []}")),
             "2: duplicate task id 'a'");

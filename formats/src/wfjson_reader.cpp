@@ -14,7 +14,12 @@
 /// A duplicate key replaces what its earlier value recorded (nlohmann keeps
 /// the last value). The checks of the old reader run after the scan, in its
 /// order and with its messages, so that a syntax error anywhere wins over any
-/// schema error, as with a DOM.
+/// schema error, as with a DOM. Every error names a line (issue 44): a
+/// syntax error, the line nlohmann stops at; a value of the wrong kind, the
+/// line of its (last) key; a missing key, the line where the object lacking
+/// it starts (a task without an `id`: its '{'); a task that is not an
+/// object, the line where it starts; every other error of a task, the task's
+/// line (its "id" key's).
 ///
 /// What nlohmann accepts, this accepts (fuzz_wfjson_reader_diff holds the two
 /// together): a UTF-8 byte-order mark at the very start; whitespace = space,
@@ -81,6 +86,7 @@ struct List {
 
 struct Task {
   Kind kind = Kind::None;
+  std::uint32_t line = 0;    ///< Line where the task's value starts (its '{').
   bool has_id = false;
   Value id;
   std::uint32_t id_line = 0; ///< Line of the (last) "id" key.
@@ -125,6 +131,11 @@ private:
   Value name_;
   bool has_workflow_ = false, workflow_has_spec_ = false, workflow_has_tasks_ = false, spec_has_tasks_ = false;
   Kind workflow_ = Kind::None, spec_ = Kind::None, tasks_kind_ = Kind::None;
+  // Lines for the WfFormat errors (docs/formats.md, "WfCommons"): where the
+  // top-level value, `workflow` and `workflow.specification` start, and the
+  // (last) `workflow`, `workflow.tasks`, `specification` and `tasks` keys.
+  std::uint32_t top_line_ = 1, workflow_key_line_ = 1, workflow_line_ = 1, workflow_tasks_key_line_ = 1;
+  std::uint32_t spec_key_line_ = 1, spec_line_ = 1, tasks_key_line_ = 1;
   std::vector<Task> tasks_;
   std::vector<Value> elements_; ///< Entries of every recorded parents/children array.
 
@@ -552,24 +563,27 @@ private:
     }
     ws();
     top_ = kind_of(peek());
+    top_line_ = line_;
     if (top_ == Kind::Object)
-      object([this](std::string_view k, std::uint32_t) { top_member(k); });
+      object([this](std::string_view k, std::uint32_t key_line) { top_member(k, key_line); });
     else
       skip_value();
     ws();
     if (peek() != '\0') unexpected(p_, "the end of the input");
   }
 
-  void top_member(std::string_view k) {
+  void top_member(std::string_view k, std::uint32_t key_line) {
     if (k == "name") {
       name_ = value();
     } else if (k == "workflow") {
       has_workflow_ = true;
       workflow_has_spec_ = workflow_has_tasks_ = false;
       reset_spec();
+      workflow_key_line_ = key_line;
+      workflow_line_ = line_;
       workflow_ = kind_of(peek());
       if (workflow_ == Kind::Object)
-        object([this](std::string_view k2, std::uint32_t) { workflow_member(k2); });
+        object([this](std::string_view k2, std::uint32_t key_line2) { workflow_member(k2, key_line2); });
       else
         skip_value();
     } else {
@@ -588,29 +602,36 @@ private:
     elements_.clear();
   }
 
-  void workflow_member(std::string_view k) {
+  void workflow_member(std::string_view k, std::uint32_t key_line) {
     if (k == "specification") {
       workflow_has_spec_ = true;
       reset_spec();
+      spec_key_line_ = key_line;
+      spec_line_ = line_;
       spec_ = kind_of(peek());
       if (spec_ == Kind::Object)
-        object([this](std::string_view k2, std::uint32_t) { spec_member(k2); });
+        object([this](std::string_view k2, std::uint32_t key_line2) { spec_member(k2, key_line2); });
       else
         skip_value();
     } else {
-      if (k == "tasks") workflow_has_tasks_ = true;
+      if (k == "tasks") {
+        workflow_has_tasks_ = true;
+        workflow_tasks_key_line_ = key_line;
+      }
       skip_value();
     }
   }
 
-  void spec_member(std::string_view k) {
+  void spec_member(std::string_view k, std::uint32_t key_line) {
     if (k != "tasks") return skip_value();
     spec_has_tasks_ = true;
     reset_tasks();
+    tasks_key_line_ = key_line;
     tasks_kind_ = kind_of(peek());
     if (tasks_kind_ != Kind::Array) return skip_value();
     array([this] {
       tasks_.emplace_back();
+      tasks_.back().line = line_;
       tasks_.back().kind = kind_of(peek());
       if (tasks_.back().kind != Kind::Object) return skip_value();
       const std::size_t i = tasks_.size() - 1;
@@ -652,19 +673,21 @@ private:
   InputGraph build() {
     InputGraph g;
     g.file = file_;
-    if (top_ != Kind::Object) error(1, "expected a JSON object (WfFormat) at the top level");
+    // Lines: a value of the wrong kind, at its (last) key's line; a missing
+    // key, at the line where the object lacking it starts.
+    if (top_ != Kind::Object) error(top_line_, "expected a JSON object (WfFormat) at the top level");
     if (name_.kind == Kind::String) g.name = std::string(view(name_.str));
     if (!has_workflow_)
-      error(1, "missing key 'workflow' (a WfCommons workflow, WfFormat 1.5, has one; window-report "
-               "also reads deps.json: top-level \"tasks\" and \"edges\" arrays)");
-    if (workflow_ != Kind::Object) error(1, "'workflow' must be an object");
+      error(top_line_, "missing key 'workflow' (a WfCommons workflow, WfFormat 1.5, has one; window-report "
+                       "also reads deps.json: top-level \"tasks\" and \"edges\" arrays)");
+    if (workflow_ != Kind::Object) error(workflow_key_line_, "'workflow' must be an object");
     if (!workflow_has_spec_ && workflow_has_tasks_)
-      error(1, "WfFormat schema 1.4 (workflow.tasks) is not supported; expected schema 1.5 "
-               "(workflow.specification.tasks)");
-    if (!workflow_has_spec_) error(1, "missing key 'workflow.specification'");
-    if (spec_ != Kind::Object) error(1, "'workflow.specification' must be an object");
-    if (!spec_has_tasks_) error(1, "missing key 'workflow.specification.tasks'");
-    if (tasks_kind_ != Kind::Array) error(1, "'workflow.specification.tasks' must be an array");
+      error(workflow_tasks_key_line_, "WfFormat schema 1.4 (workflow.tasks) is not supported; expected schema 1.5 "
+                                      "(workflow.specification.tasks)");
+    if (!workflow_has_spec_) error(workflow_line_, "missing key 'workflow.specification'");
+    if (spec_ != Kind::Object) error(spec_key_line_, "'workflow.specification' must be an object");
+    if (!spec_has_tasks_) error(spec_line_, "missing key 'workflow.specification.tasks'");
+    if (tasks_kind_ != Kind::Array) error(tasks_key_line_, "'workflow.specification.tasks' must be an array");
 
     // Pass 1: nodes; ids interned in an open-addressing table of views.
     const std::size_t n = tasks_.size();
@@ -681,11 +704,13 @@ private:
     g.nodes.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const Task& t = tasks_[i];
+      // A task's errors: before it has an id, at the line where the task
+      // starts ('{'), or of its "id" key; then at its line (the "id" key's).
       if (t.kind != Kind::Object)
-        error(0, "workflow.specification.tasks[" + std::to_string(i) + "] must be an object");
-      if (!t.has_id) error(0, "missing key 'workflow.specification.tasks[" + std::to_string(i) + "].id'");
+        error(t.line, "workflow.specification.tasks[" + std::to_string(i) + "] must be an object");
+      if (!t.has_id) error(t.line, "missing key 'workflow.specification.tasks[" + std::to_string(i) + "].id'");
       if (t.id.kind != Kind::String)
-        error(0, "workflow.specification.tasks[" + std::to_string(i) + "].id must be a string");
+        error(t.id_line, "workflow.specification.tasks[" + std::to_string(i) + "].id must be a string");
       const std::string_view id = view(t.id.str);
       Node node;
       node.name = std::string(id);

@@ -13,24 +13,21 @@
 namespace depreduce::reference {
 namespace {
 
-/// \p input without the pairs the filter does not let count: a pair (all
-/// parallel edges between two nodes) with a WAIT part counts iff all of its
-/// WAIT parts are admitted. Parts without WAIT order nothing either way.
-/// Program order is the input's, whatever counts (it is submission order):
-/// the nodes are listed in it, so the result's program order is the identity.
-InputGraph counted(const InputGraph& input, const KindFilter& filter) {
+/// \p input with its nodes listed in program order (the oracle's, of the
+/// input as read: it is submission order), so the result's program order is
+/// the identity. Every edge is kept: THE RULE of the kinds filter (SPEC §4)
+/// is that it selects which edges a reduction may remove, and the edges
+/// outside it still count as paths; the edges inside it count wherever they
+/// are present. So every WAIT edge takes part in the relations whatever the
+/// filter is, and the filter cannot change the answer.
+InputGraph in_program_order(const InputGraph& input) {
   const std::vector<NodeId> order = program_order(input);
   std::vector<NodeId> position(order.size());
   for (NodeId p = 0; p < order.size(); ++p) position[order[p]] = p;
-  std::map<std::pair<NodeId, NodeId>, std::vector<KindSet>> wait_parts;
-  for (const Edge& e : input.edges)
-    if (e.flags.has(Flag::Wait)) wait_parts[{e.src, e.dst}].push_back(e.kinds);
   InputGraph out = input;
   out.edges.clear();
   for (NodeId p = 0; p < order.size(); ++p) out.nodes[p] = input.nodes[order[p]];
   for (const Edge& e : input.edges) {
-    auto it = wait_parts.find({e.src, e.dst});
-    if (it != wait_parts.end() && !admitted(it->second, filter)) continue;
     Edge moved = e;
     moved.src = position[e.src];
     moved.dst = position[e.dst];
@@ -47,9 +44,10 @@ int level(const HappensBefore& hb, NodeId p, NodeId c) {
 
 } // namespace
 
-Equivalence equivalent(const InputGraph& a_in, const InputGraph& b_in, const EquivalenceOptions& options) {
-  const InputGraph a = counted(a_in, options.filter);
-  const InputGraph b = counted(b_in, options.filter);
+Equivalence equivalent(const InputGraph& a_in, const InputGraph& b_in, const EquivalenceOptions& /*options*/) {
+  // The filter selects what a reduction may remove, never what counts (SPEC §4).
+  const InputGraph a = in_program_order(a_in);
+  const InputGraph b = in_program_order(b_in);
   const std::vector<NodeId> order_a = program_order(a), order_b = program_order(b);
   // Position of every name in each graph's program order.
   std::map<std::string, NodeId> pos_a, pos_b;

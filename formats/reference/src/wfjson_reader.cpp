@@ -11,11 +11,17 @@
 ///    when it reports the key), not from a text search for `"id": "<value>"`
 ///    (which missed escaped ids and could hit a `files[]` or `execution` id);
 ///  * every nlohmann exception is an InputError with a line, also the number
-///    overflow (out_of_range.406, `1e999`), which escaped before.
+///    overflow (out_of_range.406, `1e999`), which escaped before;
+///  * every WfFormat error has a line (issue 44), taken from the parse the
+///    same way: a value of the wrong kind, the line of its (last) key; a
+///    missing key, the line where the object lacking it starts (a task
+///    without an `id`: its '{'); a task that is not an object, the line where
+///    it starts; every other error of a task, the task's line.
 //===----------------------------------------------------------------------===//
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <initializer_list>
 #include <iterator>
 #include <set>
 #include <string>
@@ -56,16 +62,28 @@ struct CountingIterator {
   friend bool operator==(const CountingIterator& a, const CountingIterator& b) { return a.p == b.p; }
 };
 
-/// nlohmann's own DOM builder, plus the two positions nlohmann does not keep:
+/// nlohmann's own DOM builder, plus the positions nlohmann does not keep:
 /// where each `workflow.specification.tasks[i]` has its `"id"` key (the last
-/// one, as the DOM keeps the last value of a duplicate key), and where an
-/// error was reported.
+/// one, as the DOM keeps the last value of a duplicate key), where the values
+/// and keys the WfFormat errors name are (again the last of a duplicate key),
+/// and where an error was reported. Positions are offsets just past the last
+/// byte the lexer took: past a key's closing quote, past a '{' or '[', past a
+/// string or literal, or one byte past a number (its lookahead, on the
+/// number's line unless it is the end); the byte before is on the line.
 class PositionSax {
 public:
   PositionSax(json& doc, const char* begin, const char* const& read) : dom_(doc), begin_(begin), read_(read) {}
 
   std::unordered_map<std::size_t, std::size_t> id_key_end; ///< task index -> offset past its "id" key
-  std::size_t error_position = 0;                          ///< nlohmann's byte count at the error
+  std::unordered_map<std::size_t, std::size_t> task_end;   ///< task index -> offset past its first token
+  std::size_t top = 0;            ///< Offset past the top-level value's first token.
+  std::size_t workflow_key = 0;   ///< Past the "workflow" key (top level).
+  std::size_t workflow = 0;       ///< Past the first token of workflow's value.
+  std::size_t workflow_tasks_key = 0; ///< Past "tasks" in workflow (schema 1.4).
+  std::size_t spec_key = 0;       ///< Past "specification" in workflow.
+  std::size_t spec = 0;           ///< Past the first token of workflow.specification's value.
+  std::size_t tasks_key = 0;      ///< Past "tasks" in workflow.specification.
+  std::size_t error_position = 0; ///< nlohmann's byte count at the error
 
   bool null() { return value(), dom_.null(); }
   bool boolean(bool v) { return value(), dom_.boolean(v); }
@@ -94,6 +112,13 @@ public:
   }
   bool key(std::string& k) {
     stack_.back().key = k;
+    const std::size_t at = here();
+    if (stack_.size() == 1 && stack_[0].object && k == "workflow") workflow_key = at;
+    if (in({"workflow"}) && stack_.size() == 2) {
+      if (k == "specification") spec_key = at;
+      if (k == "tasks") workflow_tasks_key = at;
+    }
+    if (in({"workflow", "specification"}) && stack_.size() == 3 && k == "tasks") tasks_key = at;
     // A task object: depth 5 on the path workflow / specification / tasks / [i].
     if (k == "id" && stack_.size() == 5 && stack_[0].object && stack_[0].key == "workflow" && stack_[1].object &&
         stack_[1].key == "specification" && stack_[2].object && stack_[2].key == "tasks" && !stack_[3].object)
@@ -111,8 +136,26 @@ private:
     std::string key;       ///< Objects: the key whose value is being read.
     std::size_t count = 0; ///< Arrays: elements begun so far.
   };
+  std::size_t here() const { return static_cast<std::size_t>(read_ - begin_); }
+  /// True iff the open objects from the top level are entered through \p keys.
+  bool in(std::initializer_list<const char*> keys) const {
+    if (stack_.size() < keys.size()) return false;
+    std::size_t d = 0;
+    for (const char* k : keys) {
+      if (!stack_[d].object || stack_[d].key != k) return false;
+      ++d;
+    }
+    return true;
+  }
+  /// A value begins (its first token has just been read).
   void value() {
     if (!stack_.empty() && !stack_.back().object) ++stack_.back().count;
+    const std::size_t at = here();
+    if (stack_.empty()) top = at;
+    if (stack_.size() == 1 && in({"workflow"})) workflow = at;
+    if (stack_.size() == 2 && in({"workflow", "specification"})) spec = at;
+    if (stack_.size() == 4 && in({"workflow", "specification", "tasks"}) && !stack_[3].object)
+      task_end[stack_[3].count - 1] = at;
   }
   nlohmann::detail::json_sax_dom_parser<json> dom_;
   const char* begin_;
@@ -146,37 +189,44 @@ InputGraph read_wfjson(std::string_view text, const std::string& file) {
 
   InputGraph g;
   g.file = file;
-  if (!doc.is_object()) throw InputError(file, 1, "expected a JSON object (WfFormat) at the top level");
+  // THE RULE of the lines: a value of the wrong kind is reported at its
+  // (last) key's line, a missing key at the line where the object lacking it
+  // starts; `at(p)` is the line of the byte before offset p (see PositionSax).
+  const detail::LineMap lines(text);
+  auto at = [&](std::size_t p) -> std::uint32_t { return lines.line_of(p > 0 ? p - 1 : 0); };
+  if (!doc.is_object()) throw InputError(file, at(sax.top), "expected a JSON object (WfFormat) at the top level");
   if (auto n = doc.find("name"); n != doc.end() && n->is_string()) g.name = n->get<std::string>();
   if (!doc.contains("workflow"))
-    throw InputError(file, 1,
+    throw InputError(file, at(sax.top),
                      "missing key 'workflow' (a WfCommons workflow, WfFormat 1.5, has one; window-report "
                      "also reads deps.json: top-level \"tasks\" and \"edges\" arrays)");
   const json& wf = doc["workflow"];
-  if (!wf.is_object()) throw InputError(file, 1, "'workflow' must be an object");
+  if (!wf.is_object()) throw InputError(file, at(sax.workflow_key), "'workflow' must be an object");
   if (!wf.contains("specification") && wf.contains("tasks"))
-    throw InputError(file, 1,
+    throw InputError(file, at(sax.workflow_tasks_key),
                      "WfFormat schema 1.4 (workflow.tasks) is not supported; expected schema 1.5 "
                      "(workflow.specification.tasks)");
-  const json& spec = member(wf, "specification", "workflow.specification", file, 1);
-  if (!spec.is_object()) throw InputError(file, 1, "'workflow.specification' must be an object");
-  const json& tasks = member(spec, "tasks", "workflow.specification.tasks", file, 1);
-  if (!tasks.is_array()) throw InputError(file, 1, "'workflow.specification.tasks' must be an array");
+  const json& spec = member(wf, "specification", "workflow.specification", file, at(sax.workflow));
+  if (!spec.is_object()) throw InputError(file, at(sax.spec_key), "'workflow.specification' must be an object");
+  const json& tasks = member(spec, "tasks", "workflow.specification.tasks", file, at(sax.spec));
+  if (!tasks.is_array()) throw InputError(file, at(sax.tasks_key), "'workflow.specification.tasks' must be an array");
 
-  const detail::LineMap lines(text);
+  // A task's line: the line of its (last) "id" key; before it has one, the
+  // line where the task starts.
   auto line_of_task = [&](std::size_t i) -> std::uint32_t {
     auto it = sax.id_key_end.find(i);
-    return it == sax.id_key_end.end() ? 0 : lines.line_of(it->second - 1);
+    return it == sax.id_key_end.end() ? 0 : at(it->second);
   };
+  auto start_of_task = [&](std::size_t i) -> std::uint32_t { return at(sax.task_end.at(i)); };
 
   // Pass 1: nodes.
   std::unordered_map<std::string, NodeId> index;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const json& t = tasks[i];
     std::string where = "workflow.specification.tasks[" + std::to_string(i) + "]";
-    if (!t.is_object()) throw InputError(file, 0, where + " must be an object");
-    const json& id = member(t, "id", where + ".id", file, 0);
-    if (!id.is_string()) throw InputError(file, 0, where + ".id must be a string");
+    if (!t.is_object()) throw InputError(file, start_of_task(i), where + " must be an object");
+    const json& id = member(t, "id", where + ".id", file, start_of_task(i));
+    if (!id.is_string()) throw InputError(file, line_of_task(i), where + ".id must be a string");
     Node node;
     node.name = id.get<std::string>();
     node.line = line_of_task(i);

@@ -7,7 +7,9 @@
 ///
 /// Two graphs are *equivalent* iff they have the same completed-before (C)
 /// and issued-before (S) relations of SPEC §3, implicit engine order
-/// included, on every ordered pair of node names.
+/// included, on every ordered pair of node names. Every explicit WAIT edge
+/// counts as a path, whatever kinds filter is given (SPEC §4: a filter only
+/// selects what a reduction may remove; the edges outside it still count).
 ///
 /// Algorithm (near-linear, not all pairs): a graph's relations are generated
 /// by its event edges - the explicit WAIT edges and the implicit engine
@@ -37,10 +39,16 @@ namespace depreduce {
 
 /// Options of equivalent().
 struct EquivalenceOptions {
-  /// Which explicit edges count: a WAIT pair takes part in the relations iff
-  /// reduce() with this filter would consider it a candidate
-  /// (KindFilter::admits: every WAIT part admitted); the others are left out
-  /// of both graphs. Implicit engine edges always count. Default: every edge.
+  /// The kinds filter, read as SPEC §4 reads it for reduce(): it selects
+  /// which explicit edges a reduction may remove, and every edge outside it
+  /// always counts as a path (an edge inside it counts too, wherever it is
+  /// present). So the relations compared are those of every WAIT edge
+  /// and the implicit engine edges, whatever the filter: the answer does not
+  /// depend on it, and `equiv G R --kinds K` is equivalent for R =
+  /// apply(G, reduce(G, {.filter = K})) as for every other reduction. It is
+  /// here so that equivalent() takes reduce()'s options (issue 44); until
+  /// then it left the edges it does not admit out of both graphs, and
+  /// reported a pair as lost whose path ran through such an edge.
   KindFilter filter{};
   friend bool operator==(const EquivalenceOptions&, const EquivalenceOptions&) = default;
 };

@@ -123,9 +123,13 @@ InputGraph read_stg(std::string_view text, const std::string& file = "<stg>");
 /// repeats: the last value wins, as in nlohmann-json's DOM). One pass, no
 /// DOM; twin: reference::read_wfjson() (nlohmann-json), held to it by
 /// fuzz_wfjson_reader_diff and tests/wfjson_reader_test.cpp.
-/// \throws InputError for JSON syntax errors (with line), missing or mistyped
-///   keys, duplicate ids, unknown parent/child ids and parents/children
-///   disagreement (naming the task). Cost: O(size of text + m log m).
+/// \throws InputError for JSON syntax errors, missing or mistyped keys,
+///   duplicate ids, unknown parent/child ids and parents/children
+///   disagreement (naming the task), every one with a line: a syntax error,
+///   where the parse stops; a mistyped value, its (last) key's line; a
+///   missing key, where the object lacking it starts (a task without an
+///   `id`: its '{'); any other error of a task, the task's line.
+///   Cost: O(size of text + m log m).
 InputGraph read_wfjson(std::string_view text, const std::string& file = "<json>");
 
 /// Reads Pegasus DAX XML: one node per `<job>` (also `<dax>`/`<dag>`) element

@@ -4,8 +4,9 @@
 /// TEST ORACLE. NOT FOR PRODUCTION. Twin of depreduce/equivalence.hpp: both
 /// relations of both graphs for every pair of nodes (reference::happens_before
 /// on the input as read), compared pair by pair through the node names.
-/// States its own rules: which pairs the kinds filter lets count (every WAIT
-/// part admitted, reference::admitted), and what differs per pair.
+/// States its own rules: what counts (every WAIT edge, whatever the kinds
+/// filter: SPEC §4 counts the edges outside a filter as paths, and a filter
+/// only selects what a reduction may remove), and what differs per pair.
 /// Cost: O(n * (n + m)) time and O(n^2) bits per graph.
 //===----------------------------------------------------------------------===//
 #ifndef DEPREDUCE_REFERENCE_EQUIVALENCE_HPP
