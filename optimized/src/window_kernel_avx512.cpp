@@ -234,11 +234,8 @@ __attribute__((target("avx512f,bmi2"))) std::size_t flags_kernel(const KernelSlo
   if constexpr (Long)
     for (unsigned g = 2; g < steps; ++g) rest[g - 2] = kernel.step(g);
 
-  if (kernel.all_in_range != 0xff) [[unlikely]] { // the first offending candidate, as the portable loop reports it
-    for (std::size_t i = 0; i < k; ++i)
-      if (task_ring(c[i].producer) >= s.rings || task_slot(c[i].producer) >= s.slots_per_ring)
-        throw_range("producer", c[i].producer, s.rings, s.slots_per_ring);
-  }
+  // A producer out of range: nothing written; the caller names the first one.
+  if (kernel.all_in_range != 0xff) [[unlikely]] return kProducerOutOfRange;
 
   const __m512i via_vec = kernel.finish_bitmaps(reach_out);
   std::size_t removed = k != 0 ? kernel.verdicts(0, first, via_vec, effective) : 0;

@@ -45,18 +45,22 @@ std::string to_string(WindowStatus status) {
   return "?";
 }
 
-void validate_window_options(const WindowOptions& o) {
-  if (o.rings == 0) throw InputError(kFile, 0, "ring count must be at least 1");
-  if (o.slots_per_ring == 0) throw InputError(kFile, 0, "slots per ring must be at least 1");
+Status check_window_options(const WindowOptions& o) {
+  auto bad = [](std::string message) { return Status(ErrorCode::BadArgument, 0, std::move(message)); };
+  if (o.rings == 0) return bad("ring count must be at least 1");
+  if (o.slots_per_ring == 0) return bad("slots per ring must be at least 1");
   if (static_cast<std::uint64_t>(o.rings) * o.slots_per_ring > kMaxWindowSlots)
-    throw InputError(kFile, 0,
-                     "rings * slots per ring = " +
-                         std::to_string(static_cast<std::uint64_t>(o.rings) * o.slots_per_ring) +
-                         " exceeds the limit of " + std::to_string(kMaxWindowSlots) + " slots");
+    return bad("rings * slots per ring = " + std::to_string(static_cast<std::uint64_t>(o.rings) * o.slots_per_ring) +
+               " exceeds the limit of " + std::to_string(kMaxWindowSlots) + " slots");
   if (o.seq_width != 32 && o.seq_width != 64)
-    throw InputError(kFile, 0, "sequence width must be 32 or 64 bits, not " + std::to_string(o.seq_width));
+    return bad("sequence width must be 32 or 64 bits, not " + std::to_string(o.seq_width));
   if (o.seq_width == 32 && o.initial_seq > 0xffffffffu)
-    throw InputError(kFile, 0, "initial sequence " + std::to_string(o.initial_seq) + " does not fit in 32 bits");
+    return bad("initial sequence " + std::to_string(o.initial_seq) + " does not fit in 32 bits");
+  return Status();
+}
+
+void validate_window_options(const WindowOptions& o) {
+  if (Status s = check_window_options(o); !s.ok()) throw InputError(kFile, 0, s.message());
 }
 
 WindowCounters summarize(const std::vector<std::vector<WindowEdge>>& edges) {
@@ -83,22 +87,43 @@ WindowCounters summarize(const std::vector<std::vector<WindowEdge>>& edges) {
 }
 
 namespace window_detail {
-void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots) {
-  throw InputError(kFile, 0,
-                   std::string(what) + " id " + std::to_string(id) + " (ring " + std::to_string(task_ring(id)) +
-                       ", slot " + std::to_string(task_slot(id)) + ") is outside the configured " +
-                       std::to_string(rings) + " ring(s) of " + std::to_string(slots) + " slot(s)");
+namespace {
+std::string range_message(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots) {
+  return std::string(what) + " id " + std::to_string(id) + " (ring " + std::to_string(task_ring(id)) + ", slot " +
+         std::to_string(task_slot(id)) + ") is outside the configured " + std::to_string(rings) + " ring(s) of " +
+         std::to_string(slots) + " slot(s)";
 }
-void throw_republished(TaskId id, Generation generation) {
-  throw InputError(kFile, 0,
-                   "task ring " + std::to_string(task_ring(id)) + " slot " + std::to_string(task_slot(id)) +
-                       " generation " + std::to_string(generation) +
-                       " was already submitted (a (slot, generation) is published once)");
+} // namespace
+
+Status submit_failure(std::size_t r, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                      std::uint32_t rings, std::uint32_t slots, const char* function, std::size_t room,
+                      const char* what) {
+  switch (static_cast<SubmitFailure>(r)) {
+  case kTaskOutOfRange:
+    return Status(ErrorCode::NodeOutOfRange, task, range_message("task", task, rings, slots));
+  case kRepublished:
+    return Status(ErrorCode::BadState, task,
+                  "task ring " + std::to_string(task_ring(task)) + " slot " + std::to_string(task_slot(task)) +
+                      " generation " + std::to_string(generation) +
+                      " was already submitted (a (slot, generation) is published once)");
+  case kShortOutput:
+    return Status(ErrorCode::BadArgument, room,
+                  std::string(function) + ": " + std::to_string(candidates.size()) + " candidate(s) but room for " +
+                      std::to_string(room) + " " + what);
+  case kProducerOutOfRange:
+    for (std::size_t i = 0; i < candidates.size(); ++i) // the first offending candidate
+      if (task_ring(candidates[i].producer) >= rings || task_slot(candidates[i].producer) >= slots)
+        return Status(ErrorCode::NodeOutOfRange, i, range_message("producer", candidates[i].producer, rings, slots));
+    break;
+  }
+  return Status(ErrorCode::BadState, 0, "window_reducer: unknown failure");
 }
-void throw_short_output(const char* function, std::size_t candidates, std::size_t room, const char* what) {
+
+void throw_submit_failure(std::size_t r, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                          std::uint32_t rings, std::uint32_t slots, const char* function, std::size_t room,
+                          const char* what) {
   throw InputError(kFile, 0,
-                   std::string(function) + ": " + std::to_string(candidates) + " candidate(s) but room for " +
-                       std::to_string(room) + " " + what);
+                   submit_failure(r, task, generation, candidates, rings, slots, function, room, what).message());
 }
 } // namespace window_detail
 

@@ -56,6 +56,7 @@
 #include "depreduce/detail/window_arith.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/kinds.hpp"
+#include "depreduce/status.hpp"
 
 namespace depreduce {
 
@@ -183,6 +184,12 @@ inline constexpr std::uint64_t kMaxWindowSlots = std::uint64_t{1} << 24;
 /// seq_width is not 32 or 64, or initial_seq does not fit in seq_width bits.
 void validate_window_options(const WindowOptions& options);
 
+/// validate_window_options() without exceptions: \returns ok, or BadArgument
+/// with the same message (index 0). A -fno-exceptions caller checks its
+/// options with it before constructing a window_reducer, whose constructor
+/// throws only where this fails. Cost O(1).
+Status check_window_options(const WindowOptions& options);
+
 /// How a (deduplicated) candidate's producer was resolved at submit time.
 /// The first rule that applies wins, in this order.
 enum class WindowStatus : std::uint8_t {
@@ -264,11 +271,30 @@ inline bool canonical_before(const WindowEdge& a, const WindowEdge& b) noexcept 
 //===----------------------------------------------------------------------===//
 
 namespace window_detail {
-// Cold paths of window_reducer (defined in window_reducer.cpp): each throws InputError.
-[[noreturn]] void throw_range(const char* what, TaskId id, std::uint32_t rings, std::uint32_t slots);
-[[noreturn]] void throw_republished(TaskId id, Generation generation);
-[[noreturn]] void throw_short_output(const char* function, std::size_t candidates, std::size_t room,
-                                     const char* what);
+/// What went wrong in a submit, as the reducer's cores return it: a count
+/// no submit reaches (a task has fewer candidates than 2^64 - 4).
+enum SubmitFailure : std::size_t {
+  kProducerOutOfRange = ~std::size_t{0} - 3, ///< a candidate's ring or slot is outside the configuration
+  kShortOutput = ~std::size_t{0} - 2,        ///< the output span is shorter than the candidates
+  kRepublished = ~std::size_t{0} - 1,        ///< the task's (slot, generation) was published already
+  kTaskOutOfRange = ~std::size_t{0},         ///< the task's ring or slot is outside the configuration
+};
+/// True if a core's result \p r is a SubmitFailure rather than a count.
+constexpr bool is_failure(std::size_t r) noexcept { return r >= kProducerOutOfRange; }
+/// The Status of failure \p r of a submit of \p task / \p generation with
+/// \p candidates, by \p function ("submit_flags", ...) into \p room outputs
+/// named \p what (cold; defined in window_reducer.cpp). Codes:
+/// kTaskOutOfRange and kProducerOutOfRange NodeOutOfRange (index: the task id,
+/// or the position of the first offending candidate), kRepublished BadState
+/// (index: the task id), kShortOutput BadArgument (index: the room).
+/// Messages as the throwing API's.
+Status submit_failure(std::size_t r, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                      std::uint32_t rings, std::uint32_t slots, const char* function, std::size_t room,
+                      const char* what);
+/// Throws InputError (file "window_reducer", no line) with submit_failure()'s message.
+[[noreturn]] void throw_submit_failure(std::size_t r, TaskId task, Generation generation,
+                                       std::span<const Candidate> candidates, std::uint32_t rings,
+                                       std::uint32_t slots, const char* function, std::size_t room, const char* what);
 
 /// What the AVX-512 submit_flags kernel reads of a reducer (window_kernel_avx512.cpp).
 struct KernelSlots {
@@ -299,9 +325,9 @@ bool avx512_kernel_available() noexcept;
 /// Validates by the check word alone (window_reducer's parking invariant).
 /// Cost: ceil(k/8) steps of 2 (BL = 64) to 5 (BL = 256) eight-lane gathers
 /// and about 30 vector operations, plus about 25 for set-up and the two
-/// horizontal ORs. \throws InputError (throw_range, the first offending
-/// candidate) before writing anything if a producer is out of range. Only
-/// called when avx512_kernel_available().
+/// horizontal ORs. \returns kProducerOutOfRange, before writing anything, if
+/// a producer is out of range (throws nothing). Only called when
+/// avx512_kernel_available().
 template <unsigned BL, bool SameRing>
 std::size_t flags_avx512(const KernelSlots& slots, const Candidate* candidates, std::size_t k, FlagSet* effective,
                          std::uint64_t* reach_out);
@@ -512,16 +538,23 @@ public:
   ///   sequence was consumed.
   void submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
               std::vector<WindowEdge>& out) {
-    const std::size_t old = out.size();
-    if (old < candidates.size()) out.resize(candidates.size());
-    std::size_t n;
-    try {
-      n = submit_into(task, generation, candidates, out);
-    } catch (...) {
-      out.resize(old); // submit_into wrote nothing: the first `old` elements are intact
-      throw;
-    }
-    out.resize(n);
+    const std::size_t r = vector_core(task, generation, candidates, out);
+    if (window_detail::is_failure(r)) [[unlikely]]
+      fail(r, task, generation, candidates, "submit", candidates.size(), "verdict(s)");
+  }
+
+  /// submit() without exceptions: the same reducer change and verdicts in
+  /// \p out on success; on an error \p out is as it was and nothing changed.
+  /// \returns ok, or NodeOutOfRange (index: the task id, or the position of
+  ///   the first candidate whose producer is out of range), BadState (index:
+  ///   the task id; its (slot, generation) was published already); messages
+  ///   as submit()'s InputError. Cost as submit().
+  Status try_submit(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                    std::vector<WindowEdge>& out) {
+    const std::size_t r = vector_core(task, generation, candidates, out);
+    if (window_detail::is_failure(r)) [[unlikely]]
+      return failure(r, task, generation, candidates, "submit", candidates.size(), "verdict(s)");
+    return Status();
   }
 
   /// Same as the four-argument submit() but returns the verdicts by value.
@@ -555,11 +588,24 @@ public:
   ///   \p candidates; on a throw nothing changed and \p out was not written.
   std::size_t submit_into(TaskId task, Generation generation, std::span<const Candidate> candidates,
                           std::span<WindowEdge> out) {
-    const std::size_t self = self_or_throw(task, generation);
-    if (out.size() < candidates.size())
-      window_detail::throw_short_output("submit_into", candidates.size(), out.size(), "verdict(s)");
-    return options_.mode == WindowMode::SameRing ? submit_impl<true>(self, task, generation, candidates, out.data())
-                                                 : submit_impl<false>(self, task, generation, candidates, out.data());
+    const std::size_t r = into_core(task, generation, candidates, out);
+    if (window_detail::is_failure(r)) [[unlikely]]
+      fail(r, task, generation, candidates, "submit_into", out.size(), "verdict(s)");
+    return r;
+  }
+
+  /// submit_into() without exceptions: on success writes the verdict count
+  /// to \p *count (if not null). \returns ok, or as try_submit(), or
+  ///   BadArgument (index: out.size()) if \p out is shorter than
+  ///   \p candidates; on an error nothing changed and \p out was not
+  ///   written. Cost as submit_into().
+  Status try_submit_into(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                         std::span<WindowEdge> out, std::size_t* count) {
+    const std::size_t r = into_core(task, generation, candidates, out);
+    if (window_detail::is_failure(r)) [[unlikely]]
+      return failure(r, task, generation, candidates, "submit_into", out.size(), "verdict(s)");
+    if (count) *count = r;
+    return Status();
   }
 
   /// The runtime's hot path: the same submit as submit() - same sequence
@@ -587,15 +633,29 @@ public:
   ///   \p candidates; on a throw nothing changed and \p effective was not written.
   std::size_t submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
                            std::span<FlagSet> effective) {
-    const std::size_t self = self_or_throw(task, generation);
-    if (effective.size() < candidates.size())
-      window_detail::throw_short_output("submit_flags", candidates.size(), effective.size(), "effective flag set(s)");
-    // The kernel for 1..64 candidates; a task without any takes the portable
-    // loop, which only publishes an empty bitmap (no kernel set-up to pay for).
-    if (runs_vector_kernel(candidates.size()))
-      return flags_vector(self, task, generation, candidates, effective.data());
-    return options_.mode == WindowMode::SameRing ? flags_impl<true>(self, task, generation, candidates, effective.data())
-                                                 : flags_impl<false>(self, task, generation, candidates, effective.data());
+    const std::size_t r = flags_core(task, generation, candidates, effective);
+    if (window_detail::is_failure(r)) [[unlikely]]
+      fail(r, task, generation, candidates, "submit_flags", effective.size(), "effective flag set(s)");
+    return r;
+  }
+
+  /// submit_flags() without exceptions, for runtimes built with
+  /// -fno-exceptions: the same hot path (both forms share it), the count of
+  /// candidates that lost WAIT to \p *removed (if not null).
+  /// \returns ok, or NodeOutOfRange (index: the task id, or the position of
+  ///   the first candidate whose producer is out of range), BadState (index:
+  ///   the task id; its (slot, generation) was published already),
+  ///   BadArgument (index: effective.size()) if \p effective is shorter than
+  ///   \p candidates; messages as submit_flags()'s InputError. On an error
+  ///   nothing changed and \p effective was not written. Cost as
+  ///   submit_flags(); building the message is the error path's only allocation.
+  Status try_submit_flags(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                          std::span<FlagSet> effective, std::size_t* removed) {
+    const std::size_t r = flags_core(task, generation, candidates, effective);
+    if (window_detail::is_failure(r)) [[unlikely]]
+      return failure(r, task, generation, candidates, "submit_flags", effective.size(), "effective flag set(s)");
+    if (removed) *removed = r;
+    return Status();
   }
 
   /// The bitmap R published by slot \p id with generation \p generation, or
@@ -743,12 +803,55 @@ private:
   }
 
   /// The slot index of \p task, checked: in range and not yet published with
-  /// \p generation.
-  std::size_t self_or_throw(TaskId task, Generation generation) const {
+  /// \p generation; else kTaskOutOfRange or kRepublished.
+  std::size_t self_index(TaskId task, Generation generation) const noexcept {
     const std::size_t self = index_or_npos(task);
-    if (self == kNpos) window_detail::throw_range("task", task, options_.rings, options_.slots_per_ring);
-    if (holds(self, generation)) window_detail::throw_republished(task, generation);
+    if (self == kNpos) [[unlikely]] return window_detail::kTaskOutOfRange;
+    if (holds(self, generation)) [[unlikely]] return window_detail::kRepublished;
     return self;
+  }
+
+  // The cores of the entry points: a count, or a window_detail::SubmitFailure
+  // (nothing changed then). The throwing and the Status forms wrap the same core.
+  std::size_t flags_core(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                         std::span<FlagSet> effective) {
+    const std::size_t self = self_index(task, generation);
+    if (window_detail::is_failure(self)) [[unlikely]] return self;
+    if (effective.size() < candidates.size()) [[unlikely]] return window_detail::kShortOutput;
+    // The kernel for 1..64 candidates; a task without any takes the portable
+    // loop, which only publishes an empty bitmap (no kernel set-up to pay for).
+    if (runs_vector_kernel(candidates.size()))
+      return flags_vector(self, task, generation, candidates, effective.data());
+    return options_.mode == WindowMode::SameRing ? flags_impl<true>(self, task, generation, candidates, effective.data())
+                                                 : flags_impl<false>(self, task, generation, candidates, effective.data());
+  }
+  std::size_t into_core(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                        std::span<WindowEdge> out) {
+    const std::size_t self = self_index(task, generation);
+    if (window_detail::is_failure(self)) [[unlikely]] return self;
+    if (out.size() < candidates.size()) [[unlikely]] return window_detail::kShortOutput;
+    return options_.mode == WindowMode::SameRing ? submit_impl<true>(self, task, generation, candidates, out.data())
+                                                 : submit_impl<false>(self, task, generation, candidates, out.data());
+  }
+  /// into_core() into a std::vector, resized to the verdicts (left as it was on a failure).
+  std::size_t vector_core(TaskId task, Generation generation, std::span<const Candidate> candidates,
+                          std::vector<WindowEdge>& out) {
+    const std::size_t old = out.size();
+    if (old < candidates.size()) out.resize(candidates.size());
+    const std::size_t r = into_core(task, generation, candidates, out);
+    // On a failure into_core wrote nothing: the first `old` elements are intact.
+    out.resize(window_detail::is_failure(r) ? old : r);
+    return r;
+  }
+  [[noreturn]] void fail(std::size_t r, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                         const char* function, std::size_t room, const char* what) const {
+    window_detail::throw_submit_failure(r, task, generation, candidates, options_.rings, options_.slots_per_ring,
+                                        function, room, what);
+  }
+  Status failure(std::size_t r, TaskId task, Generation generation, std::span<const Candidate> candidates,
+                 const char* function, std::size_t room, const char* what) const {
+    return window_detail::submit_failure(r, task, generation, candidates, options_.rings, options_.slots_per_ring,
+                                         function, room, what);
   }
 
   /// Pass-1 accumulator of one submit: window_detail::window_accumulator
@@ -801,11 +904,15 @@ private:
     park_cursor_ = at;
   }
 
-  /// The slot index of a candidate's producer; throws InputError (the only
-  /// branch of the candidate loops) if its ring or slot is outside the configuration.
-  std::size_t producer_index(TaskId producer) const {
+  /// The slot index of a candidate's producer, or kNpos if its ring or slot
+  /// is outside the configuration (the only branch of the candidate loops,
+  /// predicted: the loops then return kProducerOutOfRange, having written
+  /// only scratch). A branch, not a mask: the slot's load then issues
+  /// speculatively instead of waiting for the range check (a mask made the
+  /// portable submit_flags 15-25 % slower, window_reducer_bench).
+  std::size_t producer_index(TaskId producer) const noexcept {
     if (!window_detail::slot_in_range(producer, options_.rings, options_.slots_per_ring)) [[unlikely]]
-      window_detail::throw_range("producer", producer, options_.rings, options_.slots_per_ring);
+      return kNpos;
     return static_cast<std::size_t>(window_detail::slot_index(producer, options_.slots_per_ring));
   }
   template <bool SameRing>
@@ -813,7 +920,7 @@ private:
                           WindowEdge* out);
   /// submit_flags through window_detail::flags_avx512 (1 <= k <= 64).
   std::size_t flags_vector(std::size_t self, TaskId task, Generation generation, std::span<const Candidate> candidates,
-                           FlagSet* effective) {
+                           FlagSet* effective) noexcept {
     const window_detail::KernelSlots view{reinterpret_cast<const std::uint64_t*>(slots_.data()),
                                           options_.rings,
                                           options_.slots_per_ring,
@@ -822,13 +929,14 @@ private:
                                           next_seq_ - 1,
                                           task_ring(task)};
     // The kernel writes R[t] straight into the task's slot (after reading
-    // every candidate, and not at all if it throws); the rest of the publish is here.
+    // every candidate, and not at all if one is out of range); the rest of the publish is here.
     std::uint64_t* const mine = slots_[self].reach.words_;
     const std::size_t removed =
         options_.mode == WindowMode::SameRing
             ? window_detail::flags_avx512<BL, true>(view, candidates.data(), candidates.size(), effective,
                                                     mine)
             : window_detail::flags_avx512<BL, false>(view, candidates.data(), candidates.size(), effective, mine);
+    if (removed == window_detail::kProducerOutOfRange) [[unlikely]] return removed;
     stamp(self, generation);
     return removed;
   }
@@ -852,7 +960,7 @@ private:
 
 // Both hot loops resolve each raw candidate the same way, without a branch
 // on its data (a random candidate list would mispredict most of them):
-//   range check (the only branch; throws)        -> slot s
+//   range check (the only branch; fails the submit) -> slot s
 //   d = (seq - s.seq) mod 2^width
 //   valid     = s published && its generation == the candidate's && d != 0
 //   in_window = valid && d <= BL                 (tracked, or cross-ring within the window)
@@ -876,7 +984,7 @@ std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Gener
   Work* const w = scratch_.data();
   Near* const table = near_.data();
 
-  // Resolve every raw candidate (throws before anything changes). One in the
+  // Resolve every raw candidate (fails before anything changes). One in the
   // window updates its table entry (a duplicate ORs flags and sources: same
   // distance, same task); any other is appended to the scratch list. Both
   // writes happen for every candidate; the one that does not apply goes to
@@ -888,6 +996,7 @@ std::size_t window_reducer<BL>::submit_impl(std::size_t self, TaskId task, Gener
     const Candidate& c = cand[i];
     const std::uint32_t ring = task_ring(c.producer);
     const std::size_t at = producer_index(c.producer);
+    if (at == kNpos) [[unlikely]] return window_detail::kProducerOutOfRange; // only scratch was written
     const Slot& s = slots[at];
     const std::uint64_t d = (seq - s.seq) & mask;
     // Exact: published (a real sequence), the generation, and the full sequence.
@@ -1007,7 +1116,9 @@ std::size_t window_reducer<BL>::flags_impl(std::size_t self, TaskId task, Genera
   for (std::size_t i = 0; i < k; ++i) {
     const Candidate& c = cand[i];
     const std::uint32_t ring = task_ring(c.producer);
-    const Slot& s = slots[producer_index(c.producer)];
+    const std::size_t at = producer_index(c.producer);
+    if (at == kNpos) [[unlikely]] return window_detail::kProducerOutOfRange; // only scratch was written
+    const Slot& s = slots[at];
     // The check word alone (class comment, "Parking"): same generation and d - 1 < BL.
     const std::uint64_t d = std::uint64_t{window_detail::check_distance_m1(s.check, seq_m1)} + 1;
     const std::uint64_t tracked_wait =
