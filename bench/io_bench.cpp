@@ -6,10 +6,9 @@
 /// model build (make_program_order), writing DOT, and the whole job file in,
 /// file out (BM_WholeJob). Inputs are the texts
 /// `depreduce generate dag|matmul` writes; bytes/s are of the DOT text per
-/// second of wall-clock time (UseRealTime: the reader and the writer hand
-/// work to helper threads, and Google Benchmark's default, the main thread's
-/// CPU time, leaves that out and the main thread's waits too; up to 8 %
-/// faster on the 10^6 matmul). The CPU column is the whole process's, every
+/// second of wall-clock time (UseRealTime: the writer hands work to a
+/// helper thread, and Google Benchmark's default, the main thread's CPU
+/// time, leaves that out and the main thread's waits too). The CPU column is the whole process's, every
 /// thread (MeasureProcessCPUTime).
 /// BM_ReadWfJson / BM_ReadWfJsonNlohmann read the largest real WfCommons file
 /// (corpus/real/wfcommons/pegasus/epigenomics/..., 2 MB; DEPREDUCE_SOURCE_DIR
@@ -23,14 +22,12 @@
 /// nothing: no reader built on it can be faster (why read_wfjson is ours).
 /// Targets (issue 15): the reader >= 300 MB/s on both workloads (the 20k DAG
 /// and the 10^6-instruction matmul, BM_ReadDotLarge/1/1000000). Run on a quiet
-/// machine: `build/bench/io_bench --benchmark_repetitions=5`.
+/// machine: `build/bench/io_bench --benchmark_repetitions=5`. Linked with
+/// the CLI's allocator object where the CLI has one (bench/CMakeLists.txt),
+/// so the reader is measured with the allocator the CLI runs with.
 //===----------------------------------------------------------------------===//
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
-
-#if defined(DEPREDUCE_BENCH_CLI_ALLOCATOR)
-#include "allocator.hpp"
-#endif
 
 #include <unistd.h>
 
@@ -201,9 +198,6 @@ BENCHMARK(BM_ReadDotLarge)->Args({1, 1000000})->Iterations(3)->Unit(benchmark::k
 } // namespace
 
 int main(int argc, char** argv) {
-#if defined(DEPREDUCE_BENCH_CLI_ALLOCATOR)
-  depreduce::cli::tune_allocator(argv); // the allocator the CLI runs with
-#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -13,6 +13,7 @@ Usage:
   bench/peers.py --search 10000,14000,20000,... [--peers tred,networkx,boost] [--no-real]
                  [--timeout 600] [--markdown OUT]
   bench/peers.py --only-cyclic [--cyclic 300,3000]
+  bench/peers.py --whole-process [--baseline OLD_BUILD [--ab-runs 21] [--ab-matmul-runs 5]]
 Files: corpus/real/ (acyclic ones) plus random DAGs made by
 `depreduce generate dag --size N` for each N of --generated.
 Cyclic inputs (corpus/real/.../fsm.gv and, for each N of --cyclic, a generated
@@ -311,6 +312,50 @@ def whole_process(args):
     return 0
 
 
+def whole_process_against(args):
+    """--whole-process --baseline OLD_BUILD: the same two inputs as
+    whole_process(), each run by the baseline's CLI and by this build's in
+    turn (the order alternating from run to run, so both see the machine's
+    phases alike), --ab-runs times on the 20k DAG and --ab-matmul-runs times
+    on the 10^6 matmul. Prints the medians of wall time, the largest peak
+    RSS, and new/old ratios against the guard of a change that is to cost
+    nothing: wall <= 1.25x, peak <= 1.1x. Both outputs must be the same
+    bytes."""
+    new = str(Path(args.build) / "cli" / "depreduce")
+    old = str(Path(args.baseline) / "cli" / "depreduce")
+    lines = ["| input | old wall (median) | new wall (median) | new/old | old peak | new peak | new/old | runs each |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        inputs = [("20k DAG", ["dag", "--size", "20000"], args.ab_runs, []),
+                  ("matmul 10^6", ["matmul", "--size", "1000000"], args.ab_matmul_runs, ["-q"])]
+        for label, gen, count, extra in inputs:
+            path = tmp / "in.dot"
+            subprocess.run([new, "generate", *gen, "--seed", "1", "-o", str(path)], check=True)
+            runs = {old: [], new: []}
+            for i in range(count):
+                for cli in ((old, new) if i % 2 == 0 else (new, old)):
+                    out = tmp / ("old.dot" if cli == old else "new.dot")
+                    cmd = [cli, "reduce", str(path), "-o", str(out), *extra]
+                    runs[cli].append(checked(timed(cmd, args.timeout), cmd))
+            if (tmp / "old.dot").read_bytes() != (tmp / "new.dot").read_bytes():
+                print(f"{label}: the two builds wrote different outputs", file=sys.stderr)
+                ok = False
+            wo, wn = (statistics.median(r[0] for r in runs[c]) for c in (old, new))
+            po, pn = (max(r[1] for r in runs[c]) for c in (old, new))
+            print(f"{label}: old {[round(r[0] * 1000, 1) for r in runs[old]]} ms, "
+                  f"new {[round(r[0] * 1000, 1) for r in runs[new]]} ms", file=sys.stderr)
+            lines.append(f"| {label} | {wo:.3f} s | {wn:.3f} s | {wn / wo:.2f}x (<= 1.25x) | {po:.0f} MB | "
+                         f"{pn:.0f} MB | {pn / po:.2f}x (<= 1.1x) | {count} |")
+            ok = ok and wn <= 1.25 * wo and pn <= 1.1 * po
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        Path(args.markdown).write_text(text)
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=str(ROOT / "build"))
@@ -330,7 +375,13 @@ def main():
                     help="--whole-process: depreduce runs around each tred run (half before it, half after)")
     ap.add_argument("--whole-process", action="store_true",
                     help="only the whole-process rows of issue 15 (20k DAG vs tred, 10^6-instruction matmul)")
+    ap.add_argument("--baseline", help="--whole-process: a build folder of the old CLI to compare against "
+                    "(runs interleaved; no tred)")
+    ap.add_argument("--ab-runs", type=int, default=21, help="--baseline: runs of each CLI on the 20k DAG")
+    ap.add_argument("--ab-matmul-runs", type=int, default=5, help="--baseline: runs of each CLI on the 10^6 matmul")
     args = ap.parse_args()
+    if args.whole_process and args.baseline:
+        return whole_process_against(args)
     if args.whole_process:
         return whole_process(args)
     cli = str(Path(args.build) / "cli" / "depreduce")

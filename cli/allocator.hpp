@@ -2,12 +2,13 @@
 ///
 /// \file
 /// How the CLI (and the benchmarks that measure it as it runs, bench/io_bench)
-/// set up the process allocator. Built with mimalloc (DEPREDUCE_CLI_MIMALLOC,
-/// libmimalloc-dev), linking cli/allocator.cpp is all it takes: transparent
-/// huge pages are switched on from the executable's .preinit_array, before
-/// any allocation. Without it, tune_allocator() re-runs the program once
-/// with glibc's tunables set. docs/cli.md ("allocator") and
-/// docs/performance.md ("Allocator") say what each measured.
+/// get their process allocator: by linking only. Built with mimalloc
+/// (DEPREDUCE_CLI_MIMALLOC, libmimalloc-dev), linking cli/allocator.cpp is
+/// all it takes: mimalloc serves every allocation, and transparent huge
+/// pages are switched on from the executable's .preinit_array, before any
+/// allocation. Without it the process runs with glibc's malloc and its
+/// defaults: nothing is set and the program never runs itself again.
+/// docs/cli.md ("allocator") says what each measured.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -24,18 +25,8 @@ bool huge_pages_requested();
 
 /// Whether every thread's first allocator segment is committed at once, in
 /// huge pages like the main thread's (mimalloc's eager_commit_delay 0),
-/// rather than page by page: the DOT reader's and writer's helper threads
-/// allocate. False with glibc's allocator. For tests/allocator_test.cpp.
+/// rather than page by page: the DOT writer's helper thread allocates. False with glibc's allocator. For tests/allocator_test.cpp.
 /// Cost: O(1).
 bool helper_threads_commit_eagerly();
-
-/// Called first thing in main() with main's argv. With mimalloc: nothing
-/// (done before main). With glibc: execs /proc/self/exe once with
-/// GLIBC_TUNABLES set (hugetlb=1, mmap_threshold 32 MiB, trim_threshold
-/// 256 MiB), unless GLIBC_TUNABLES is already set, DEPREDUCE_MALLOC_TUNING=0,
-/// or the process runs under valgrind; returns only if it did not exec.
-/// Cost: about 1.3-2.3 ms of start-up when it execs. Errors: none (a failed
-/// exec leaves the process as it was).
-void tune_allocator(char** argv);
 
 } // namespace depreduce::cli

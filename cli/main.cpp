@@ -77,7 +77,6 @@ void install_signal_handlers() {
 
 int main(int argc, char** argv) {
   using namespace depreduce::cli;
-  tune_allocator(argv);
   install_signal_handlers();
   CLI::App app{"depreduce: remove redundant dependency edges exactly, and prove it.\n"
                "Exit codes: 0 ok, 1 findings (verify) or a needed edge (explain), 2 bad input, 64 usage error."};

@@ -40,29 +40,13 @@ template <class F> ReaderOutcome outcome_of(F&& read) {
 
 /// formats::read_dot() down the paths the default takes only for a large
 /// graph: its simple statements scanned ahead of the parser from the first
-/// one (dot_reader.cpp, top_up(); by default once a graph has some 10^5
-/// names), its nodes and edges built on two threads (convert(); by
-/// default from 65,536 of each) and its text searched for NUL bytes on a
-/// second thread while it is parsed (NulCheck; by default from 1 MiB),
-/// and the simple statements from 2/5 of its text on read on a second
-/// thread while the parser reads up to there (SecondHalf; by default for a
-/// text of 1 MiB or more; here the parser waits for all the second thread
-/// can read, so the outcome does not depend on timing); the arrays it fills
-/// in one go have their pages faulted in on a second thread (Prefault; by
-/// default from 1 MiB), as do those of the parser's records just ahead of
-/// it (PrefaultAhead; by default from 16 MiB), and, for a text of odd length, it copies out of
-/// the text the strings it keeps, as a read that gives the text's pages back
-/// does (by default from 16 MiB).
-/// Held to cgraph beside the default on every input.
+/// one (formats/src/dot/fast_path.cpp, top_up(); by default once a graph has
+/// some 10^5 names) and, for a text of odd length, the strings it keeps
+/// copied out of the text, as a read that gives the text's pages back does
+/// (by default from 16 MiB). Held to cgraph beside the default on every input.
 inline InputGraph read_dot_as_large(std::string_view text, const std::string& file) {
   detail::DotReadTuning as_large;
   as_large.lookahead_table_slots = 0;
-  as_large.parallel_convert_from = 0;
-  as_large.nul_check_thread_from = 0;
-  as_large.speculate_from = 0;
-  as_large.speculate_wait = true; // the same result on every run, whatever the timing
-  as_large.prefault_from = 0;
-  as_large.prefault_ahead_from = 0;
   as_large.release_from = 0;
   const std::function<void(std::size_t)> keep_pages = [](std::size_t) {}; // the text is not mapped here
   return detail::read_dot_releasing(text, file, {}, text.size() % 2 ? keep_pages : nullptr, as_large);

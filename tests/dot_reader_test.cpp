@@ -39,7 +39,7 @@ ReaderOutcome both(const std::string& text, const std::string& file = "t.dot") {
   };
   ReaderOutcome fast = outcome_of([&] { return read_dot(text, file); });
   agrees("", fast);
-  agrees(" (as large: scanning ahead, two convert threads, NUL search beside the parse)", outcome_of([&] { return read_dot_as_large(text, file); }));
+  agrees(" (as large: scanning ahead from the first statement, strings copied out of an odd-length text)", outcome_of([&] { return read_dot_as_large(text, file); }));
   return fast;
 }
 
@@ -403,45 +403,18 @@ TEST(DotReader, AttributeErrorOnAnEdgeFoundAgainNamesItsCreationLine) {
   EXPECT_EQ(g.edges[0].kinds, KindSet(Kind::Anti)); // the value is still taken
 }
 
-/// Built on two threads (read_dot_as_large()), a graph with a bad node
-/// attribute and a bad edge attribute still fails as the sequential read
-/// does: with the node's error, which it meets first, whichever line is
-/// earlier; both() holds both paths and cgraph to the line.
-TEST(DotReader, ANodeErrorWinsOverAnEarlierEdgeErrorOnBothConvertPaths) {
+/// A graph with a bad node attribute and a bad edge attribute fails with
+/// the node's error, which the conversion meets first (nodes, then edges),
+/// whichever line is earlier; both() holds both paths and cgraph to the line.
+TEST(DotReader, ANodeErrorWinsOverAnEarlierEdgeError) {
   const std::string t = "digraph {\n a -> b [kind=bogus]\n c [engine=x]\n}";
   EXPECT_EQ(error_line(t), 3u);
   const ReaderOutcome one = outcome_of([&] { return read_dot(t, "t.dot"); });
-  const ReaderOutcome two = outcome_of([&] { return read_dot_as_large(t, "t.dot"); });
-  EXPECT_EQ(two.problem, one.problem);
-  EXPECT_NE(two.problem.find("engine"), std::string::npos) << two.problem;
-  // Only the edge is bad: its error, on both paths.
+  const ReaderOutcome ahead = outcome_of([&] { return read_dot_as_large(t, "t.dot"); });
+  EXPECT_EQ(ahead.problem, one.problem);
+  EXPECT_NE(one.problem.find("engine"), std::string::npos) << one.problem;
+  // Only the edge is bad: its error.
   EXPECT_EQ(error_line("digraph {\n a -> b [kind=bogus]\n c [engine=1]\n}"), 2u);
-}
-
-/// Built on two threads, the nodes are shared out in chunks of 4,096
-/// (dot_reader.cpp, NodeChunks) and each thread stops at its first bad node:
-/// with a bad node in every chunk, the error is still the first bad node's,
-/// though the thread that took the second chunk meets its bad node after
-/// (it starts later) or before (the first chunk's bad node comes late in
-/// it) the first thread meets the first one. Read 40 times each.
-TEST(DotReader, TheFirstBadNodeWinsWhicheverThreadBuiltIt) {
-  for (const int at : {7, 4000}) { // the first bad node in each chunk but the first: the 8th
-    std::string t = "digraph {\n";
-    // The first chunk's nodes carry more attributes, so it takes longer.
-    std::string more;
-    for (int k = 0; k < 24; ++k) more += ", label" + std::to_string(k) + "=\"some text\"";
-    for (int i = 0; i < 3 * 4096 + 100; ++i)
-      t += " n" + std::to_string(i) + (i == at || (i > 4096 && i % 4096 == 7) ? " [engine=x" : " [engine=1") +
-           (i < 4096 ? more : "") + "]\n";
-    t += " n0 -> n1 [kind=bogus]\n}\n";
-    const std::uint32_t line = static_cast<std::uint32_t>(at) + 2; // node i is on line i + 2
-    EXPECT_EQ(error_line(t), line); // both(): cgraph agrees
-    for (int round = 0; round < 40; ++round) {
-      const ReaderOutcome two = outcome_of([&] { return read_dot_as_large(t, "t.dot"); });
-      ASSERT_FALSE(two.ok);
-      ASSERT_EQ(two.line, line) << "round " << round << ": " << two.problem;
-    }
-  }
 }
 
 TEST(DotReader, NulByteIsRejected) {
@@ -450,11 +423,11 @@ TEST(DotReader, NulByteIsRejected) {
   EXPECT_EQ(error_line(t), 1u);
 }
 
-/// A large text is searched for NUL bytes while it is parsed
-/// (dot_reader.cpp, NulCheck; read_dot_as_large() does so for every text):
-/// the parser then reads the NUL as any other byte, and whatever it makes
-/// of it (an error earlier or later in the text, a graph, or an early stop
-/// once the NUL is known) the NUL is the error, on its line, as cgraph says.
+/// The text is searched for NUL bytes as it is parsed (every 4 MiB, and the
+/// rest at the end: formats/src/dot/parser.cpp, report()): the parser reads
+/// the NUL as any other byte, and whatever it makes of it (an error earlier
+/// or later in the text, a graph, or an early stop once the NUL is known)
+/// the NUL is the error, on its line, as cgraph says.
 TEST(DotReader, ANulIsTheErrorWhateverTheParserMakesOfTheText) {
   const std::string nul(1, '\0');
   EXPECT_EQ(error_line("digraph {\n a -> ;\n b" + nul + "\n}"), 3u);     // a syntax error before it
@@ -477,65 +450,49 @@ TEST(DotReader, ANulIsTheErrorWhateverTheParserMakesOfTheText) {
   EXPECT_EQ(broken.problem, "NUL byte in DOT text");
 }
 
-/// A text's simple statements after a split point (with or without
-/// attributes) may be read on a second
-/// thread and adopted by the parser when it arrives there between two
-/// statements of the root graph (dot_reader.cpp, SecondHalf; by default
-/// from the first line start after 2/5 of a text of 1 MiB or more). Split
-/// at every byte offset of these texts, with the second thread stopped
-/// after one statement, two, or none (as the parser stops it where it
-/// arrives first), the read gives what one thread gives: the same nodes in
-/// the same order, the same lines, the same error on the same line, with
-/// and without scanning ahead. Where adoption is allowed some splits must
-/// be adopted (else this tests nothing); where it is not (strict,
-/// undirected), none may be.
-TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
+/// Texts that take the simple path and leave it (long values, keys, an HTML
+/// string after appended values, which restarts the read), read with and
+/// without scanning ahead, and copying the strings it keeps out of the text
+/// (as a read that gives a mapped file's pages back does): each read as
+/// cgraph reads it.
+TEST(DotReader, EveryPathReadsTheseAsCgraph) {
   struct Case {
     const char* what;
     std::string text;
-    bool adoptable;
   };
   const std::vector<Case> cases = {
       {"chains over several lines, names old and new, no ';' at times",
        "digraph g {\n  a -> b;\n  b -> c -> d\n  e\n  \"x y\" ->\n   a -> \"f\";\n  c -> g; g -> h\n\n  h -> a -> e;\n  "
-       "q\n}\n",
-       true},
+       "q\n}\n"},
       {"defaults before, a subgraph and attributes after",
        "digraph {\r\n node [shape=box]; edge [color=red]\r\n a -> b\r\n b -> c; c -> d\r\n d -> e\r\n subgraph s { e -> "
-       "f }\r\n f -> g [label=x]\r\n g -> a\r\n}",
-       true},
+       "f }\r\n f -> g [label=x]\r\n g -> a\r\n}"},
       {"a name first used as a value, a comment and a quoted name with a keyword's text",
        "digraph {\n graph [label=m]\n a -> b\n // c -> d\n b -> m;\n m -> \"node\";\n /* x */ n -> a;\n \"node\" -> n;\n "
-       "n -> m\n}",
-       true},
+       "n -> m\n}"},
       {"an error after the split",
-       "digraph {\n a -> b\n b -> c\n c -> d\n d -> e\n e -> -> f\n}", true},
-      {"an unterminated graph", "digraph {\n a -> b\n b -> c\n c -> d\n d -> a\n", true},
-      {"the last adopted statement's source opens the next statements",
-       "digraph {\n x -> y\n a -> b\n a -> c\n a -> d [w=1]\n a -> e\n b -> a\n b -> x\n}", true},
+       "digraph {\n a -> b\n b -> c\n c -> d\n d -> e\n e -> -> f\n}"},
+      {"an unterminated graph", "digraph {\n a -> b\n b -> c\n c -> d\n d -> a\n"},
+      {"one source opens several statements in a row",
+       "digraph {\n x -> y\n a -> b\n a -> c\n a -> d [w=1]\n a -> e\n b -> a\n b -> x\n}"},
       {"node and edge attributes: long values, a node's key, repeated names, lists over lines, empty lists",
        "digraph {\n a [engine=1, reads=\"sbuf:[0,2048),sbuf:[2048,4096)\"]\n b [engine=2, key=a_value_longer_than_16_bytes]\n"
        " a -> b [kind=flow, label=\"a label longer than sixteen\"]\n c [w=1, w=2]\n b -> c -> d [kind=ordered]\n d\n [x=1]\n"
-       " e -> f [\n  color=red]\n f -> a []\n g [shape=box] ;\n x [label=b]\n b [engine=3]\n a -> g\n []\n e -> a [q=2]\n c -> e [p=1, q=2]\n}\n",
-       true},
+       " e -> f [\n  color=red]\n f -> a []\n g [shape=box] ;\n x [label=b]\n b [engine=3]\n a -> g\n []\n e -> a [q=2]\n c -> e [p=1, q=2]\n}\n"},
       {"defaults before, attribute names shared by nodes and edges, a value that later names a node",
        "digraph {\n node [color=blue]\n edge [w=0]\n a [shape=box, color=red]\n a -> b [w=3, style=dashed]\n"
-       " b [style=bold, w=1]\n c -> a [color=green]\n d [color=green, label=zz]\n zz -> a [label=d]\n}\n",
-       true},
+       " b [style=bold, w=1]\n c -> a [color=green]\n d [color=green, label=zz]\n zz -> a [label=d]\n}\n"},
       {"keyed edges after the split",
        "digraph {\n a -> b [kind=flow]\n c [w=1]\n a -> b [key=k1, kind=anti]\n a -> b [key=k1, kind=output]\n"
-       " b -> c [w=\"a long value beyond 16 bytes\"]\n}\n",
-       true},
+       " b -> c [w=\"a long value beyond 16 bytes\"]\n}\n"},
       {"an HTML string before the split: long values are interned",
        "digraph {\n a [label=<a long value beyond 16 bytes>]\n a -> b [label=\"a long value beyond 16 bytes\"]\n"
-       " b -> c [label=\"a long value beyond 16 bytes\"]\n c [label=\"a long value beyond 16 bytes\"]\n d -> a\n}\n",
-       true},
+       " b -> c [label=\"a long value beyond 16 bytes\"]\n c [label=\"a long value beyond 16 bytes\"]\n d -> a\n}\n"},
       {"an HTML string after appended values: the read starts again, interning them",
        "digraph {\n a -> b [label=\"a long value beyond 16 bytes\"]\n b -> c [label=\"another long value beyond 16\"]\n"
-       " c [label=<<i>html</i>>]\n c -> d [label=\"a long value beyond 16 bytes\"]\n d [w=1]\n}\n",
-       true},
-      {"strict", "strict digraph {\n a -> b\n a -> b\n b -> c\n c -> a\n a -> b\n}", false},
-      {"undirected", "graph {\n a -- b\n b -- c\n c -- d\n d -- a\n}", false},
+       " c [label=<<i>html</i>>]\n c -> d [label=\"a long value beyond 16 bytes\"]\n d [w=1]\n}\n"},
+      {"strict", "strict digraph {\n a -> b\n a -> b\n b -> c\n c -> a\n a -> b\n}"},
+      {"undirected", "graph {\n a -- b\n b -- c\n c -- d\n d -- a\n}"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
@@ -543,8 +500,6 @@ TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
     for (std::size_t lookahead : {std::size_t{1} << 18, std::size_t{0}}) {
       detail::DotReadTuning alone;
       alone.lookahead_table_slots = lookahead;
-      alone.speculate_from = SIZE_MAX;
-      alone.prefault_from = lookahead ? SIZE_MAX : 0; // Prefault changes no byte: both ways read alike
       const ReaderOutcome one = outcome_of([&] { return detail::read_dot_releasing(c.text, "t.dot", {}, {}, alone); });
       ASSERT_FALSE(mismatch(one, ref)) << *mismatch(one, ref) << "\n--- fast\n" << describe(one) << "--- cgraph\n" << describe(ref);
       {
@@ -556,70 +511,15 @@ TEST(DotReader, TheSecondHalfReadsAsOneThreadDoes) {
             [&] { return detail::read_dot_releasing(c.text, "t.dot", {}, [](std::size_t) {}, copying); });
         ASSERT_FALSE(mismatch(copied, one)) << *mismatch(copied, one);
       }
-      std::size_t adopted = 0, splits_adopted = 0;
-      for (std::size_t at = 1; at < c.text.size(); ++at)
-      for (std::uint32_t limit : {1u, 2u, UINT32_MAX}) {
-        detail::DotReadTuning split = alone;
-        split.speculate_from = 0;
-        split.speculate_at = at;
-        split.speculate_wait = true;
-        split.speculate_limit = limit;
-        std::size_t here = 0;
-        split.adopted = &here;
-        const ReaderOutcome two = outcome_of([&] { return detail::read_dot_releasing(c.text, "t.dot", {}, {}, split); });
-        const auto why = mismatch(two, one);
-        ASSERT_FALSE(why) << "split at " << at << ", limit " << limit << " (lookahead " << lookahead << "): " << *why << "\n--- split\n"
-                          << describe(two) << "--- one thread\n" << describe(one);
-        if (!two.ok) {
-          EXPECT_EQ(two.problem, one.problem) << "split at " << at;
-        }
-        adopted += here;
-        splits_adopted += here != 0;
-      }
-      if (c.adoptable) {
-        EXPECT_GE(splits_adopted, 9u) << "lookahead " << lookahead;
-      } else {
-        EXPECT_EQ(adopted, 0u) << "lookahead " << lookahead;
-      }
     }
   }
 }
 
-// Regression (corpus/fuzz_dot_reader_diff/regress-second-half-empty-attr-
-// list-on-the-next-line.dot): an edge statement whose attribute list, empty
-// here, is on a line after its last name gives its edges the list's line (the
-// line of the statement's last token, as cgraph). Read on the second thread
-// it got the last name's line: the second half, then taking only statements
-// without attributes, took `a -> g\n []` and ignored the list's line.
-TEST(DotReader, AnEdgeReadOnTheSecondThreadTakesTheLineOfItsAttributeList) {
-  const std::string text = "digraph {\n a -> g\n []\n}\n"; // the split at 2/5 is the line of `a -> g`
-  const ReaderOutcome ref = outcome_of([&] { return reference::read_dot(text, "t.dot"); });
-  ASSERT_TRUE(ref.ok) << ref.problem;
-  ASSERT_EQ(ref.graph.edges.size(), 1u);
-  EXPECT_EQ(ref.graph.edges[0].line, 3u);
-  for (std::uint32_t limit : {1u, UINT32_MAX}) {
-    detail::DotReadTuning split;
-    split.speculate_from = 0;
-    split.speculate_wait = true;
-    split.speculate_limit = limit;
-    for (std::size_t lookahead : {std::size_t{1} << 18, std::size_t{0}}) {
-      split.lookahead_table_slots = lookahead;
-      std::size_t adopted = 0;
-      split.adopted = &adopted;
-      const ReaderOutcome two = outcome_of([&] { return detail::read_dot_releasing(text, "t.dot", {}, {}, split); });
-      ASSERT_FALSE(mismatch(two, ref)) << *mismatch(two, ref);
-      EXPECT_EQ(adopted, 1u); // else this tests nothing
-    }
-  }
-}
-
-// PrefaultAhead (dot_reader.cpp) faults in, on a second thread, the pages
-// just past the parser's records while they grow, from where the parser
-// publishes them at each progress report (every 4 MiB of text); it must
-// change no byte. A text past two reports, with nodes, edges, attribute
-// assignments and new names all through it, read with it (also copying the
-// strings out, as a read of a large mapped file does) and without.
-TEST(DotReader, PrefaultAheadOfTheRecordsChangesNothing) {
+// A text past two progress reports (every 4 MiB), with nodes, edges,
+// attribute assignments and new names all through it, read as a large
+// mapped file is (the strings it keeps copied out of the text, the pages
+// behind the cursor given back) and as a string: the same graph.
+TEST(DotReader, CopyingOutOfTheTextChangesNothing) {
   std::string text = "digraph {\n";
   for (int i = 0; text.size() < (std::size_t{9} << 20); ++i) {
     const std::string n = "\"instr_" + std::to_string(i) + "\"";
@@ -629,15 +529,15 @@ TEST(DotReader, PrefaultAheadOfTheRecordsChangesNothing) {
     if (i > 7) text += "  \"instr_" + std::to_string(i - 8) + "\" -> " + n + ";\n";
   }
   text += "}\n";
-  detail::DotReadTuning with, without;
-  with.prefault_ahead_from = 0;
-  without.prefault_ahead_from = SIZE_MAX;
-  const InputGraph plain = detail::read_dot_releasing(text, "t.dot", {}, {}, without);
-  const InputGraph ahead = detail::read_dot_releasing(text, "t.dot", {}, {}, with);
-  with.release_from = 0;
-  const InputGraph copied = detail::read_dot_releasing(text, "t.dot", {}, [](std::size_t) {}, with);
+  detail::DotReadTuning copying;
+  copying.release_from = 0;
+  std::size_t released = 0;
+  const InputGraph plain = read_dot(text, "t.dot");
+  const InputGraph copied =
+      detail::read_dot_releasing(text, "t.dot", {}, [&](std::size_t upto) { released = upto; }, copying);
   ASSERT_GT(plain.nodes.size(), 50000u);
-  for (const InputGraph* g : {&ahead, &copied}) {
+  EXPECT_GT(released, std::size_t{4} << 20); // else this tests nothing
+  for (const InputGraph* g : {&copied}) {
     EXPECT_TRUE(g->nodes == plain.nodes);
     EXPECT_TRUE(g->edges == plain.edges);
     EXPECT_TRUE(static_cast<const GraphHeader&>(*g) == static_cast<const GraphHeader&>(plain));
@@ -666,7 +566,6 @@ TEST(DotReader, AStatementWithoutSemicolonLeavesTheRestOnTheSimplePath) {
         for (std::size_t lookahead : {std::size_t{1} << 18, std::size_t{0}}) {
           detail::DotReadTuning tuning;
           tuning.lookahead_table_slots = lookahead;
-          tuning.speculate_from = SIZE_MAX;
           std::size_t simple = 0;
           tuning.simple_read = &simple;
           const ReaderOutcome fast = outcome_of([&] { return detail::read_dot_releasing(text, "t.dot", {}, {}, tuning); });

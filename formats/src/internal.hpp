@@ -102,7 +102,7 @@ inline std::string with_byte_order_mark_hint(std::string problem) {
 }
 
 /// When the DOT reader scans simple statements ahead of its parser and
-/// prefetches what their names look up (dot_reader.cpp, top_up()): once its
+/// prefetches what their names look up (dot/fast_path.cpp, top_up()): once its
 /// interner's table has \p lookahead_table_slots slots. The default, 2^18
 /// (2 MiB), is past a core's cache, where lookups start to miss. 0 scans
 /// ahead from the start: tests/dot_reader_test.cpp and fuzz_dot_reader_diff
@@ -110,53 +110,12 @@ inline std::string with_byte_order_mark_hint(std::string problem) {
 /// Whichever path reads a statement, the result is the same.
 struct DotReadTuning {
   std::size_t lookahead_table_slots = std::size_t{1} << 18;
-  /// convert() builds nodes and edges on two threads when both number at
-  /// least this many (and a second hardware thread is there; 0: always, for
-  /// tests). SIZE_MAX: never.
-  std::size_t parallel_convert_from = 65536;
-  /// An array of this many bytes or more that the reader fills in one go
-  /// (the edges of the InputGraph, the records of an adopted second half)
-  /// has its pages faulted in from its end on a second thread while it is
-  /// filled from its front (dot_reader.cpp, Prefault; and a second hardware
-  /// thread is there; 0: always, for tests). SIZE_MAX: never. The result is
-  /// the same either way.
-  std::size_t prefault_from = std::size_t{1} << 20;
-  /// A text of this many bytes or more has the pages of the parser's
-  /// records faulted in a little ahead of the parser, on a second thread, as
-  /// they grow (dot_reader.cpp, PrefaultAhead; and a second hardware thread
-  /// is there; 0: always, for tests). SIZE_MAX: never. The result is the
-  /// same either way.
-  std::size_t prefault_ahead_from = std::size_t{16} << 20;
   /// read_dot_releasing() gives the text's pages back as it goes (and the
   /// reader copies the strings it keeps out of the text) only for a text of
   /// this many bytes or more; 0: always, for tests. On a smaller one there
   /// is little to give back, and the copies cost (docs/performance.md,
   /// "Twelfth pass").
   std::size_t release_from = std::size_t{16} << 20;
-  /// A text of this many bytes or more is searched for NUL bytes on a second
-  /// thread while it is parsed (and a second hardware thread is there; 0:
-  /// always, for tests); a smaller one before. SIZE_MAX: never. From 1 MiB
-  /// (was 16 MiB): the search is the first touch of a mapped file's pages,
-  /// 2 ms of the 20k DAG's run (docs/performance.md, "Eleventh pass").
-  std::size_t nul_check_thread_from = std::size_t{1} << 20;
-  /// A text of this many bytes or more has the simple statements of its
-  /// second part read on a second thread while the parser reads the first
-  /// (dot_reader.cpp, SecondHalf; and a second hardware thread is there; 0:
-  /// always, for tests). SIZE_MAX: never. The result is the same either way.
-  std::size_t speculate_from = std::size_t{1} << 20;
-  /// Where that second part starts: 0, the first line start after 2/5 of
-  /// the text (dot_reader.cpp, kSecondHalfFrom); else this byte offset
-  /// (tests try every one).
-  std::size_t speculate_at = 0;
-  /// Whether the parser, arriving there, waits for the second thread to read
-  /// all it can (tests and the fuzzer, for a result that does not depend on
-  /// timing) rather than stopping it and reading the rest itself.
-  bool speculate_wait = false;
-  /// The most statements the second thread reads (tests: one that stopped early).
-  std::uint32_t speculate_limit = UINT32_MAX;
-  /// If set, the number of statements the parser took from that second
-  /// half is added here (tests: a split that is never adopted tests nothing).
-  std::size_t* adopted = nullptr;
   /// If set, the number of statements the parser read the simple way
   /// (simple_stmt()) is added here (tests: which statements take the fast
   /// path is part of the reader's speed, not of its result).

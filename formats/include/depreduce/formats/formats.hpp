@@ -77,24 +77,10 @@ InputGraph read_graph_text(std::string_view text, const std::string& path, Forma
 ///   stop at), nesting or edge chains deeper than cgraph's parser stack,
 ///   undirected graphs, more than one graph, NUL bytes, and malformed model
 ///   attributes. Never aborts, never reads out of bounds.
-/// Thread-safety: no global state; concurrent calls are fine. Where
-/// std::thread::hardware_concurrency() >= 2, a large input uses up to four
-/// more std::threads at a time, each joined before the call returns or
-/// throws: a text of 1 MiB or more is searched for NUL bytes while it is
-/// parsed and has the simple statements (`a -> b -> c [k=v];`, `a [k=v];`,
-/// with or without attributes, no keyed edge) from 2/5 of it on read ahead
-/// of the parser, a graph with at least 65,536 nodes and 65,536 edges has its
-/// edges and then, with the calling thread, its nodes built on two threads,
-/// and an array of 1 MiB or more that the reader fills in one go (the
-/// result's edges, the records of the statements read ahead) has its pages
-/// faulted in from its end by a helper while the calling thread fills it
-/// from its front (madvise MADV_POPULATE_WRITE: page tables only, no byte),
-/// and in a text of 16 MiB or more the parser's own records (nodes, edges,
-/// attribute assignments, interned strings) have the pages just past their
-/// filled part faulted in the same way by a helper as they grow.
-/// The result and the error are the same either way: a NUL byte is the
-/// error wherever it is, and a bad node attribute (the first in creation
-/// order) is reported before a bad edge attribute, as one thread meets them.
+/// Thread-safety: no global state; concurrent calls are fine. Runs on the
+/// calling thread only (it starts no thread). A NUL byte is the error
+/// wherever it is, and a bad node attribute (the first in creation order) is
+/// reported before a bad edge attribute.
 /// Cost: O(size of text + n + m) time (one pass, then one pass over the
 /// attribute assignments); memory O(n + m + distinct strings) besides the
 /// result, strings kept as views into \p text while reading.
