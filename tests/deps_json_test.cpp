@@ -39,7 +39,7 @@ InputError error_of(F&& f) {
 // Ring 1 ids are 1 << 32 = 4294967296 and up; written as strings, plain
 // numbers and hex. Record order = submission order.
 const char* const kTwoRings = R"({
-  "tasks": [
+  "runtime": "tensormap_and_ringbuffer", "tasks": [
     {"task_id": 0, "scope": 0, "kernel": "a"},
     {"task_id": "4294967296", "scope": 1},
     {"task_id": "0x100000001"},
@@ -79,7 +79,7 @@ TEST(DepsJson, ReadsTasksInRecordOrderAndEdgesAsCandidates) {
 // 1, generation 0 - so a consumer of local 1 submitted after local 5 names a
 // stale producer.
 TEST(DepsJson, LocalIdsMapOntoSlotsAndGenerations) {
-  const char* text = R"({"tasks": [{"task_id": 1}, {"task_id": 2}, {"task_id": 5}, {"task_id": 6}],
+  const char* text = R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": 1}, {"task_id": 2}, {"task_id": 5}, {"task_id": 6}],
                          "edges": [{"pred": 1, "succ": 6}, {"pred": 5, "succ": 6}]})";
   const WindowTrace t = read_deps_json(text, "slots.json", {4});
   ASSERT_EQ(t.stream.size(), 4u);
@@ -99,7 +99,7 @@ TEST(DepsJson, LocalIdsMapOntoSlotsAndGenerations) {
 // The issue's t0..t4 trace written as the runtime would dump it: t0 on ring 0,
 // t1..t4 on ring 1. Global removes t0 -> t4; same-ring keeps it.
 TEST(DepsJson, CrossRingTraceEndToEnd) {
-  const char* text = R"({"tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
+  const char* text = R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
                                     {"task_id": "4294967298"}, {"task_id": "4294967299"}],
     "edges": [{"pred": "0", "succ": "4294967296"}, {"pred": "0", "succ": "4294967297"},
               {"pred": "4294967296", "succ": "4294967298"}, {"pred": "4294967297", "succ": "4294967298"},
@@ -118,7 +118,7 @@ TEST(DepsJson, CrossRingTraceEndToEnd) {
 
 TEST(DepsJson, SelfLoopIsDroppedWithAWarning) {
   const WindowTrace t =
-      read_deps_json(R"({"tasks": [{"task_id": 0}, {"task_id": 1}], "edges": [{"pred": 1, "succ": 1}]})");
+      read_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": 0}, {"task_id": 1}], "edges": [{"pred": 1, "succ": 1}]})");
   EXPECT_TRUE(t.stream[1].candidates.empty());
   ASSERT_EQ(t.warnings.size(), 1u);
   EXPECT_NE(t.warnings[0].find("self-loop"), std::string::npos);
@@ -129,12 +129,12 @@ TEST(DepsJson, MalformedJsonNamesTheLine) {
   EXPECT_EQ(e.file(), "bad.json");
   EXPECT_EQ(e.line(), 3u);
   EXPECT_NE(e.problem().find("malformed JSON"), std::string::npos) << e.what();
-  EXPECT_EQ(error_of([] { read_deps_json("{\"tasks\": [", "cut.json"); }).line(), 1u); // truncated
+  EXPECT_EQ(error_of([] { read_deps_json("{\"runtime\": \"tensormap_and_ringbuffer\", \"tasks\": [", "cut.json"); }).line(), 1u); // truncated
 }
 
 TEST(DepsJson, DuplicateTaskIdNamesBothLines) {
   const InputError e =
-      error_of([] { read_deps_json("{\"tasks\": [\n{\"task_id\": 7},\n{\"task_id\": \"7\"}\n], \"edges\": []}", "d.json"); });
+      error_of([] { read_deps_json("{\"runtime\": \"tensormap_and_ringbuffer\", \"tasks\": [\n{\"task_id\": 7},\n{\"task_id\": \"7\"}\n], \"edges\": []}", "d.json"); });
   EXPECT_EQ(e.line(), 3u);
   EXPECT_NE(e.problem().find("duplicate task_id 7"), std::string::npos) << e.what();
   EXPECT_NE(e.problem().find("line 2"), std::string::npos) << e.what();
@@ -142,13 +142,13 @@ TEST(DepsJson, DuplicateTaskIdNamesBothLines) {
 
 TEST(DepsJson, EdgeErrorsNameTheEdgeLine) {
   auto doc = [](const std::string& edge) {
-    return "{\"tasks\": [{\"task_id\": 0}, {\"task_id\": 1}],\n \"edges\": [\n  {\"pred\": 0, \"succ\": 1},\n  " + edge +
+    return "{\"runtime\": \"tensormap_and_ringbuffer\", \"tasks\": [{\"task_id\": 0}, {\"task_id\": 1}],\n \"edges\": [\n  {\"pred\": 0, \"succ\": 1},\n  " + edge +
            "\n]}";
   };
   struct Case {
     std::string edge, needle;
   } cases[] = {
-      {R"({"pred": 9, "succ": 1})", "pred 9 is not a task"},
+      {R"({"pred": 0, "succ": 9})", "is not a task in \"tasks\""},
       {R"({"pred": 1, "succ": 0})", "against submission order"},
       {R"({"pred": 0, "succ": 1, "source": "oracle"})", "unknown source"},
       {R"({"pred": 0, "succ": 1, "flags": ["wait", "hold"]})", "unknown flag"},
@@ -166,23 +166,23 @@ TEST(DepsJson, EdgeErrorsNameTheEdgeLine) {
 }
 
 TEST(DepsJson, MissingArraysAndBadTasksAreErrors) {
-  EXPECT_THROW(read_deps_json(R"({"tasks": []})"), InputError);
+  EXPECT_THROW(read_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": []})"), InputError);
   EXPECT_THROW(read_deps_json(R"([1, 2])"), InputError);
-  EXPECT_THROW(read_deps_json(R"({"tasks": [{"id": 0}], "edges": []})"), InputError);
-  EXPECT_THROW(read_deps_json(R"({"tasks": [], "edges": []})", "x", {0}), InputError);
+  EXPECT_THROW(read_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"id": 0}], "edges": []})"), InputError);
+  EXPECT_THROW(read_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [], "edges": []})", "x", {0}), InputError);
   // Ring 2^31 with 16384 slots per ring would need 2^45 slots.
-  EXPECT_THROW(read_deps_json(R"({"tasks": [{"task_id": "9223372036854775808"}], "edges": []})"), InputError);
+  EXPECT_THROW(read_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": "9223372036854775808"}], "edges": []})"), InputError);
 }
 
 TEST(DepsJson, LooksLikeDepsJsonOnlyForTasksOrEdgesArraysWithoutWorkflow) {
-  EXPECT_TRUE(looks_like_deps_json(R"({"tasks": [], "edges": []})"));
+  EXPECT_TRUE(looks_like_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [], "edges": []})"));
   EXPECT_FALSE(looks_like_deps_json(R"({"workflow": {"tasks": []}})"));
   EXPECT_FALSE(looks_like_deps_json(R"({"workflow": {}, "tasks": [], "edges": []})"));
   // Incomplete dumps are still deps.json, so the reader names what is missing.
-  EXPECT_TRUE(looks_like_deps_json(R"({"tasks": [{"task_id": 0}]})"));
+  EXPECT_TRUE(looks_like_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": 0}]})"));
   EXPECT_TRUE(looks_like_deps_json(R"({"edges": []})"));
   try {
-    read_deps_json(R"({"tasks": [{"task_id": 0}]})", "noedges.json");
+    read_deps_json(R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": 0}]})", "noedges.json");
     ADD_FAILURE() << "no throw";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "noedges.json:1: deps.json has no \"edges\" array");
@@ -196,7 +196,7 @@ TEST(DepsJson, LooksLikeDepsJsonOnlyForTasksOrEdgesArraysWithoutWorkflow) {
     EXPECT_NE(std::string(e.what()).find("deps.json"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(looks_like_deps_json("digraph { a -> b }"));
-  EXPECT_FALSE(looks_like_deps_json("{\"tasks\": ["));
+  EXPECT_FALSE(looks_like_deps_json("{\"runtime\": \"tensormap_and_ringbuffer\", \"tasks\": ["));
 }
 
 // A DAG as a trace: one ring, node i in slot i, candidates = incoming edges.

@@ -51,7 +51,7 @@ protected:
 // Full graph: t0 -> t4 redundant (t0 -> t1 -> t3 -> t4). Global: removed at
 // every BL as a RETAIN conversion. Same-ring: t0's three edges are cross-ring;
 // the redundant one is a cross-ring miss; the ring-1 graph has no redundancy.
-const char* const kTrace = R"({"tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
+const char* const kTrace = R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
   {"task_id": "4294967298"}, {"task_id": "4294967299"}],
  "edges": [{"pred": "0", "succ": "4294967296"}, {"pred": "0", "succ": "4294967297"},
   {"pred": "4294967296", "succ": "4294967298"}, {"pred": "4294967297", "succ": "4294967298"},
@@ -118,7 +118,7 @@ TEST_F(WindowReportCli, ChainShortcutBeyondSixtyFourIsAWindowMiss) {
 // (1, 1). When local 3 is submitted, slot 0 holds local 2, so its candidate
 // local 0 is stale: 0 -> 3 is redundant (0 -> 1 -> 3) but kept, a stale miss.
 TEST_F(WindowReportCli, ReusedSlotMakesAStaleMiss) {
-  const char* trace = R"({"tasks": [{"task_id": 0}, {"task_id": 1}, {"task_id": 2}, {"task_id": 3}],
+  const char* trace = R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": 0}, {"task_id": 1}, {"task_id": 2}, {"task_id": 3}],
     "edges": [{"pred": 0, "succ": 1}, {"pred": 1, "succ": 3}, {"pred": 0, "succ": 3}]})";
   const json j = report(write("s.json", trace) + " --slots-per-ring 2 --bl 64");
   EXPECT_EQ(j["redundant_full_graph"], 1);
@@ -207,7 +207,7 @@ TEST_F(WindowReportCli, KernelRowSaysWhichShareOfTasksItRuns) {
 }
 
 TEST_F(WindowReportCli, BadTraceExits2WithFileAndLine) {
-  const std::string f = write("dup.json", "{\"tasks\": [\n{\"task_id\": 1},\n{\"task_id\": 1}\n], \"edges\": []}\n");
+  const std::string f = write("dup.json", "{\"runtime\": \"tensormap_and_ringbuffer\", \"tasks\": [\n{\"task_id\": 1},\n{\"task_id\": 1}\n], \"edges\": []}\n");
   const CliRun r = run("window-report " + f);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("dup.json:3: duplicate task_id 1"), std::string::npos) << r.err;
