@@ -591,7 +591,8 @@ void add_window_report_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--plot", ro->plot, "Write the distance CDF as SVG to this file");
   cmd->add_flag("--json", ro->json, "Print the report as JSON");
-  cmd->add_option("--slots-per-ring", ro->slots_per_ring, "deps.json: task slots per ring (slot = local id % this)")
+  cmd->add_option("--slots-per-ring", ro->slots_per_ring,
+                  "deps.json of tensormap_and_ringbuffer: task slots per ring (slot = local id % this, any count)")
       ->check(CLI::Range(1u, 1u << 24))
       ->capture_default_str();
   cmd->add_option("--runtime", ro->runtime,
