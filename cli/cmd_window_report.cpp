@@ -44,6 +44,9 @@ struct ReportOptions {
   std::uint32_t slots_per_ring = 16384;
   unsigned seq_width = 64;
   double time_budget_ms = 200;
+  std::string runtime;       ///< --runtime: decode the capture as this runtime ("" = its own `runtime`).
+  std::string write_reduced; ///< --write-reduced: the reduced capture's path ("" = none).
+  std::string reduced_by = "exact"; ///< --reduced-by: exact, or a BL (64, 128, 256).
 };
 
 std::string pct(std::size_t part, std::size_t whole) {
@@ -131,12 +134,40 @@ std::vector<unsigned> parse_bls(const std::vector<std::string>& args) {
   return bls;
 }
 
+/// The pairs whose WAIT the window reducer at BL removes, as stream positions.
+template <unsigned BL>
+std::vector<formats::ReducedPair> window_removed(const formats::WindowTrace& trace, const WindowOptions& options) {
+  std::vector<formats::ReducedPair> out;
+  const WindowRun run = run_window<BL>(trace.stream, options);
+  for (std::size_t i = 0; i < run.edges.size(); ++i)
+    for (const WindowEdge& e : run.edges[i])
+      if (e.wait_removed())
+        out.push_back({static_cast<std::uint32_t>(i - e.distance), static_cast<std::uint32_t>(i)});
+  return out;
+}
+
+/// --write-reduced: refuses, before the replay, a path the writer would
+/// refuse and an extension that names another format.
+void check_reduced_path(const std::string& path) {
+  formats::check_output_path(path);
+  const std::string ext = std::filesystem::path(path).extension().string();
+  for (const char* other : {".dot", ".gv", ".stg", ".xml", ".dax", ".svg"})
+    if (ext == other)
+      throw CLI::ValidationError("--write-reduced",
+                                 "'" + path + "' names another format: the reduced capture is deps.json (.json)");
+}
+
 void run_report(const ReportOptions& ro) {
   const std::vector<unsigned> bls = parse_bls(ro.bls);
   // The SVG is written after the replay, which may take seconds: refuse a
   // path that cannot be written first.
   if (!ro.plot.empty()) formats::check_output_path(ro.plot);
-  const formats::WindowTrace trace = formats::read_window_trace(ro.file, {ro.slots_per_ring});
+  if (!ro.write_reduced.empty()) check_reduced_path(ro.write_reduced);
+  std::string capture_text;
+  const formats::WindowTrace trace = formats::read_window_trace(
+      ro.file, {ro.slots_per_ring, formats::parse_capture_runtime(ro.runtime)}, &capture_text);
+  if (!ro.write_reduced.empty() && trace.runtime == formats::CaptureRuntime::None)
+    throw InputError(trace.file, 0, "--write-reduced writes a deps.json capture back; this input is a DAG file");
   print_warnings(trace.warnings);
   WindowOptions options = trace.geometry;
   options.mode = *parse_window_mode(ro.mode);
@@ -147,6 +178,26 @@ void run_report(const ReportOptions& ro) {
   const std::size_t redundant_full = a.redundant.size();
   const std::size_t materialized = report.materialized;
 
+  // The reduced capture: the exact reduction's pairs, or the window
+  // reducer's at one BL, written back as the runtime's reduction leaves them.
+  std::size_t reduced_pairs = 0;
+  if (!ro.write_reduced.empty()) {
+    std::vector<formats::ReducedPair> removed;
+    if (ro.reduced_by == "exact") {
+      for (const auto& [consumer, producer] : a.redundant)
+        removed.push_back({static_cast<std::uint32_t>(producer), static_cast<std::uint32_t>(consumer)});
+    } else if (ro.reduced_by == "64") {
+      removed = window_removed<64>(trace, options);
+    } else if (ro.reduced_by == "128") {
+      removed = window_removed<128>(trace, options);
+    } else {
+      removed = window_removed<256>(trace, options);
+    }
+    reduced_pairs = removed.size();
+    formats::write_file_atomically(ro.write_reduced,
+                                   formats::write_reduced_deps_json(capture_text, trace, std::move(removed)));
+  }
+
   if (!ro.plot.empty())
     formats::write_file_atomically(
         ro.plot, cdf_svg(fmt::format("WAIT distance CDF: {}", std::filesystem::path(trace.file).filename().string()), a.distances,
@@ -155,11 +206,20 @@ void run_report(const ReportOptions& ro) {
   const auto p50 = percentile(a.distances, 0.50), p90 = percentile(a.distances, 0.90),
              p99 = percentile(a.distances, 0.99), pmax = a.distances.empty() ? 0 : a.distances.back();
   if (ro.json) {
-    fmt::print("{}", window_report_json(report, trace, options, ro.mode));
+    const ReducedCaptureInfo reduced{ro.write_reduced, ro.reduced_by, reduced_pairs};
+    fmt::print("{}", window_report_json(report, trace, options, ro.mode, ro.write_reduced.empty() ? nullptr : &reduced));
   } else {
     fmt::print("window report: {}\n", trace.file);
     fmt::print("  {} tasks, {} ring(s), {} slots per ring, {}-bit submit sequence, mode {}\n", a.tasks, options.rings,
                options.slots_per_ring, options.seq_width, ro.mode);
+    if (trace.runtime != formats::CaptureRuntime::None) {
+      const auto uncaptured = static_cast<std::size_t>(std::count(trace.captured.begin(), trace.captured.end(), false));
+      fmt::print("  runtime {}, {} edge record(s), {} uncaptured task(s) placed before their first consumer\n",
+                 formats::to_string(trace.runtime), trace.records.size(), uncaptured);
+    }
+    if (!ro.write_reduced.empty())
+      fmt::print("  reduced capture ({}): {}, WAIT cleared on {} pair(s)\n", ro.reduced_by, ro.write_reduced,
+                 reduced_pairs);
     fmt::print("WAIT candidates:                        {}\n", a.wait_candidates);
     fmt::print("redundant WAIT edges, full graph:       {} ({})\n", redundant_full, pct(redundant_full, a.wait_candidates));
     if (options.mode == WindowMode::SameRing)
@@ -235,8 +295,19 @@ void add_window_report_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--plot", ro->plot, "Write the distance CDF as SVG to this file");
   cmd->add_flag("--json", ro->json, "Print the report as JSON");
-  cmd->add_option("--slots-per-ring", ro->slots_per_ring, "deps.json: task slots per ring (slot = local id % this)")
+  cmd->add_option("--slots-per-ring", ro->slots_per_ring,
+                  "deps.json of tensormap_and_ringbuffer: task slots per ring (slot = local id % this, any count)")
       ->check(CLI::Range(1u, 1u << 24))
+      ->capture_default_str();
+  cmd->add_option("--runtime", ro->runtime,
+                  "deps.json: decode task ids as this runtime's, whatever the capture's \"runtime\" says (needed "
+                  "when it has none)")
+      ->check(CLI::IsMember({"tensormap_and_ringbuffer", "host_build_graph"}));
+  cmd->add_option("--write-reduced", ro->write_reduced,
+                  "deps.json: write the capture back with WAIT cleared where --reduced-by removes it (atomic)");
+  cmd->add_option("--reduced-by", ro->reduced_by,
+                  "What --write-reduced applies: exact (full-graph reduction) or the window reducer at BL 64, 128 or 256")
+      ->check(CLI::IsMember({"exact", "64", "128", "256"}))
       ->capture_default_str();
   cmd->add_option("--seq-width", ro->seq_width, "Width of submit_seq in bits")
       ->check(CLI::IsMember({32u, 64u}))

@@ -267,7 +267,8 @@ WindowReport compute_window_report(const formats::WindowTrace& trace, const Wind
 }
 
 std::string window_report_json(const WindowReport& report, const formats::WindowTrace& trace,
-                               const WindowOptions& options, const std::string& mode) {
+                               const WindowOptions& options, const std::string& mode,
+                               const ReducedCaptureInfo* reduced) {
   const Analysis& a = report.analysis;
   const std::vector<BlReport>& reports = report.reports;
   const std::size_t materialized = report.materialized;
@@ -278,6 +279,12 @@ std::string window_report_json(const WindowReport& report, const formats::Window
   j += fmt::format("  \"file\": {},\n  \"tasks\": {},\n  \"rings\": {},\n  \"slots_per_ring\": {},\n", json_string(trace.file),
                    a.tasks, options.rings, options.slots_per_ring);
   j += fmt::format("  \"mode\": {},\n  \"seq_width\": {},\n", json_string(mode), options.seq_width);
+  j += fmt::format("  \"runtime\": {},\n", trace.runtime == formats::CaptureRuntime::None
+                                                 ? std::string("null")
+                                                 : json_string(formats::to_string(trace.runtime)));
+  if (reduced)
+    j += fmt::format("  \"reduced_capture\": {{\"file\": {}, \"by\": {}, \"pairs\": {}}},\n",
+                     json_string(reduced->file), json_string(reduced->by), reduced->pairs);
   j += fmt::format("  \"wait_candidates\": {},\n  \"redundant_full_graph\": {},\n  \"redundant_same_ring_graph\": {},\n",
                    a.wait_candidates, redundant_full, a.redundant_same_ring.size());
   j += fmt::format("  \"fanout_nodes\": {},\n  \"dep_pool_entries\": {},\n", a.wait_candidates, materialized);

@@ -75,10 +75,18 @@ WindowReport compute_window_report(const formats::WindowTrace& trace, const Wind
 /// (file, tasks, rings, slots_per_ring, mode, seq_width, wait_candidates,
 /// redundant_full_graph, redundant_same_ring_graph, fanout_nodes,
 /// dep_pool_entries, distance {edges, p50, p90, p99, max, cdf}, windows [...]),
-/// ending with a newline. \p mode is the mode's name as given ("global",
-/// "same-ring"). Cost: O(size of the text).
+/// ending with a newline; `runtime` (the capture's, or null for a DAG file)
+/// follows seq_width, and `reduced_capture` {file, by, pairs} follows it when
+/// \p reduced is given (`--write-reduced`). \p mode is the mode's name as given
+/// ("global", "same-ring"). Cost: O(size of the text).
+struct ReducedCaptureInfo {
+  std::string file;  ///< Where the reduced capture was written.
+  std::string by;    ///< "exact", or a BL ("64", "128", "256").
+  std::size_t pairs = 0; ///< Pairs whose WAIT was cleared.
+};
 std::string window_report_json(const WindowReport& report, const formats::WindowTrace& trace,
-                               const WindowOptions& options, const std::string& mode);
+                               const WindowOptions& options, const std::string& mode,
+                               const ReducedCaptureInfo* reduced = nullptr);
 
 /// The \p p quantile (0 < p <= 1) of \p sorted (0 if empty).
 std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double p);

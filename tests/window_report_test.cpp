@@ -51,7 +51,7 @@ protected:
 // Full graph: t0 -> t4 redundant (t0 -> t1 -> t3 -> t4). Global: removed at
 // every BL as a RETAIN conversion. Same-ring: t0's three edges are cross-ring;
 // the redundant one is a cross-ring miss; the ring-1 graph has no redundancy.
-const char* const kTrace = R"({"tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
+const char* const kTrace = R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
   {"task_id": "4294967298"}, {"task_id": "4294967299"}],
  "edges": [{"pred": "0", "succ": "4294967296"}, {"pred": "0", "succ": "4294967297"},
   {"pred": "4294967296", "succ": "4294967298"}, {"pred": "4294967297", "succ": "4294967298"},
@@ -118,7 +118,7 @@ TEST_F(WindowReportCli, ChainShortcutBeyondSixtyFourIsAWindowMiss) {
 // (1, 1). When local 3 is submitted, slot 0 holds local 2, so its candidate
 // local 0 is stale: 0 -> 3 is redundant (0 -> 1 -> 3) but kept, a stale miss.
 TEST_F(WindowReportCli, ReusedSlotMakesAStaleMiss) {
-  const char* trace = R"({"tasks": [{"task_id": 0}, {"task_id": 1}, {"task_id": 2}, {"task_id": 3}],
+  const char* trace = R"({"runtime": "tensormap_and_ringbuffer", "tasks": [{"task_id": 0}, {"task_id": 1}, {"task_id": 2}, {"task_id": 3}],
     "edges": [{"pred": 0, "succ": 1}, {"pred": 1, "succ": 3}, {"pred": 0, "succ": 3}]})";
   const json j = report(write("s.json", trace) + " --slots-per-ring 2 --bl 64");
   EXPECT_EQ(j["redundant_full_graph"], 1);
@@ -207,12 +207,119 @@ TEST_F(WindowReportCli, KernelRowSaysWhichShareOfTasksItRuns) {
 }
 
 TEST_F(WindowReportCli, BadTraceExits2WithFileAndLine) {
-  const std::string f = write("dup.json", "{\"tasks\": [\n{\"task_id\": 1},\n{\"task_id\": 1}\n], \"edges\": []}\n");
+  const std::string f = write("dup.json", "{\"runtime\": \"tensormap_and_ringbuffer\", \"tasks\": [\n{\"task_id\": 1},\n{\"task_id\": 1}\n], \"edges\": []}\n");
   const CliRun r = run("window-report " + f);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("dup.json:3: duplicate task_id 1"), std::string::npos) << r.err;
   const std::string cyc = write("cycle.dot", "digraph { a -> b; b -> a; }\n");
   EXPECT_EQ(run("window-report " + cyc).code, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 39: captures as the runtime writes them, and the reduced capture.
+// ---------------------------------------------------------------------------
+
+fs::path source_dir() {
+  const char* d = std::getenv("DEPREDUCE_SOURCE_DIR");
+  return d != nullptr ? fs::path(d) : fs::path(".");
+}
+
+// The docs' sample captures (corpus/captures/, docs/window.md). By hand:
+// tensormap_and_ringbuffer - alloc task 0 (uncaptured) creates the tensor of
+// 1, 2, 3; 0 -> 2 and 0 -> 3 are wait|retain and redundant (via 1), 1 -> 3
+// (wait, via 2) and 2 -> 4294967296 (wait, via 3) too: 4 removals, 2 of them
+// RETAIN conversions. host_build_graph - no flags: explicit records are
+// wait|retain, tensormap ones wait; 0 -> 4611686018427387905 (explicit),
+// 0 -> ...906 and ...904 -> 1 (tensormap) are redundant: 1 conversion, 2 drops.
+TEST_F(WindowReportCli, SampleCapturesOfBothRuntimes) {
+  const fs::path dir = source_dir() / "corpus" / "captures";
+  const json tmr = report((dir / "tensormap_and_ringbuffer.deps.json").string() + " --bl 64");
+  EXPECT_EQ(tmr["runtime"], "tensormap_and_ringbuffer");
+  EXPECT_EQ(tmr["tasks"], 5);
+  EXPECT_EQ(tmr["rings"], 2);
+  EXPECT_EQ(tmr["redundant_full_graph"], 4);
+  EXPECT_EQ(window(tmr, 64)["retain_conversions"], 2);
+  EXPECT_EQ(window(tmr, 64)["pure_wait_removals"], 2);
+  const json hbg = report((dir / "host_build_graph.deps.json").string() + " --bl 64");
+  EXPECT_EQ(hbg["runtime"], "host_build_graph");
+  EXPECT_EQ(hbg["tasks"], 5);
+  EXPECT_EQ(hbg["rings"], 1);
+  EXPECT_EQ(hbg["redundant_full_graph"], 3);
+  EXPECT_EQ(window(hbg, 64)["retain_conversions"], 1);
+  EXPECT_EQ(window(hbg, 64)["pure_wait_removals"], 2);
+}
+
+/// One ring: a chain 0 -> 1 -> ... -> 69 (tensormap, wait) plus the shortcut
+/// 0 -> 69 (creator, wait|retain) at distance 69.
+std::string chain_capture() {
+  std::string t = "{\"runtime\": \"tensormap_and_ringbuffer\",\n \"tasks\": [";
+  for (int i = 0; i < 70; ++i) t += std::string(i ? ", " : "") + "{\"task_id\": \"" + std::to_string(i) + "\"}";
+  t += "],\n \"edges\": [\n";
+  for (int i = 0; i + 1 < 70; ++i)
+    t += "  {\"pred\": \"" + std::to_string(i) + "\", \"succ\": \"" + std::to_string(i + 1) +
+         "\", \"source\": \"tensormap\", \"flags\": [\"wait\"]},\n";
+  t += "  {\"pred\": \"0\", \"succ\": \"69\", \"source\": \"creator\", \"flags\": [\"wait\", \"retain\"]}\n ]}\n";
+  return t;
+}
+
+// --reduced-by exact clears the shortcut's WAIT; the window at BL = 64 cannot
+// see it (d = 69) and writes the capture back unchanged; BL = 128 clears it.
+TEST_F(WindowReportCli, WriteReducedByExactOrByTheWindowAtOneBl) {
+  const std::string in = write("chain.deps.json", chain_capture());
+  const std::string shortcut = R"({"pred": "0", "succ": "69", "source": "creator", "flags": ["wait", "retain"]})";
+  const std::string cleared = R"({"pred": "0", "succ": "69", "source": "creator", "flags": ["retain"]})";
+  std::string expected = chain_capture();
+  expected.replace(expected.find(shortcut), shortcut.size(), cleared);
+  for (const auto& [by, want] : {std::pair<std::string, std::string>{"exact", expected}, {"64", chain_capture()},
+                                 {"128", expected}, {"256", expected}}) {
+    const std::string out = path("out_" + by + ".deps.json");
+    const json j = report(in + " --bl 64 --write-reduced " + out + " --reduced-by " + by);
+    EXPECT_EQ(slurp(out), want) << by;
+    EXPECT_EQ(j["reduced_capture"]["by"], by);
+    EXPECT_EQ(j["reduced_capture"]["pairs"], want == expected ? 1 : 0) << by;
+    // Read back, the reduced capture has nothing left to remove.
+    EXPECT_EQ(report(out + " --bl 64")["redundant_full_graph"], want == expected ? 0 : 1) << by;
+  }
+  const CliRun text = run("window-report " + in + " --bl 64 --time-budget-ms 0 --write-reduced " + path("t.deps.json"));
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("reduced capture (exact): " + path("t.deps.json") + ", WAIT cleared on 1 pair(s)"),
+            std::string::npos)
+      << text.out;
+}
+
+// Same rules as -o: refused before the replay (a missing folder, an
+// extension of another format), and a DAG file has no capture to write back.
+TEST_F(WindowReportCli, WriteReducedRefusals) {
+  const std::string in = write("c.deps.json", chain_capture());
+  const CliRun dot = run("window-report " + in + " --write-reduced " + path("r.dot"));
+  EXPECT_EQ(dot.code, 64) << dot.err;
+  EXPECT_NE(dot.err.find("names another format"), std::string::npos) << dot.err;
+  const CliRun folder = run("window-report " + in + " --write-reduced " + (dir_ / "nope" / "r.json").string());
+  EXPECT_EQ(folder.code, 2);
+  EXPECT_EQ(folder.out, "");
+  const CliRun dag = run("window-report " + write("g.dot", "digraph { a -> b; }\n") + " --write-reduced " +
+                         path("g.reduced.json"));
+  EXPECT_EQ(dag.code, 2);
+  EXPECT_NE(dag.err.find("DAG file"), std::string::npos) << dag.err;
+  EXPECT_FALSE(fs::exists(dir_ / "g.reduced.json"));
+  EXPECT_EQ(run("window-report " + in + " --write-reduced " + path("x.json") + " --reduced-by 100").code, 64);
+}
+
+// A capture without "runtime" is refused naming --runtime; --runtime decodes it.
+TEST_F(WindowReportCli, RuntimeOverride) {
+  const std::string f = write("old.json", R"({"tasks": [{"task_id": "0"}, {"task_id": "4611686018427387905"}],
+    "edges": [{"pred": "0", "succ": "4611686018427387905", "source": "explicit"}]})");
+  const CliRun r = run("window-report " + f + " --time-budget-ms 0");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--runtime"), std::string::npos) << r.err;
+  const json j = report(f + " --runtime host_build_graph --bl 64");
+  EXPECT_EQ(j["runtime"], "host_build_graph");
+  EXPECT_EQ(j["wait_candidates"], 1);
+  EXPECT_EQ(run("window-report " + f + " --runtime cuda").code, 64);
+  const CliRun ring = run("window-report " + f + " --runtime tensormap_and_ringbuffer --time-budget-ms 0");
+  EXPECT_EQ(ring.code, 2);
+  EXPECT_NE(ring.err.find("old.json:1: task_id 4611686018427387905 has bits 63:40 set"), std::string::npos)
+      << ring.err;
 }
 
 } // namespace

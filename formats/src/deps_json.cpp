@@ -26,77 +26,116 @@ namespace {
 
 using nlohmann::json;
 
-/// Walks well-formed JSON text (already accepted by nlohmann) and returns the
-/// line on which each element of the top-level array member \p key starts.
-/// Iterative, so deep nesting cannot overflow the stack.
-class LineScanner {
-public:
-  explicit LineScanner(std::string_view text) : t_(text) {}
+/// A byte range of the text and the line on which it starts.
+struct Span {
+  std::size_t begin = 0, end = 0;
+  std::uint32_t line = 0;
+};
 
-  std::vector<std::uint32_t> element_lines(std::string_view key) {
-    std::vector<std::uint32_t> lines;
-    p_ = 0;
-    line_ = 1;
+/// One member of an object: its decoded key and where its value is.
+struct Member {
+  std::string key;
+  Span value;
+};
+
+/// Walks well-formed JSON text (already accepted by nlohmann) to find where
+/// things are: the elements of a top-level array member and the members of
+/// an object, as byte spans with their lines. Iterative, so deep nesting
+/// cannot overflow the stack. Keys are decoded as nlohmann decodes them
+/// (escapes included), so a member found here is the one nlohmann keeps.
+class Scanner {
+public:
+  explicit Scanner(std::string_view text) : t_(text) {}
+
+  /// The members of the object starting at \p at (its '{'), in text order.
+  std::vector<Member> members(std::size_t at, std::uint32_t line) {
+    std::vector<Member> out;
+    p_ = at;
+    line_ = line;
     ws();
-    if (!at('{')) return lines;
+    if (!is('{')) return out;
     ++p_;
     for (;;) {
       ws();
-      if (!at('"')) return lines; // '}' or end
-      const std::string k = string();
+      if (!is('"')) return out; // '}' or end
+      Member m;
+      m.key = key();
       ws();
-      if (at(':')) ++p_;
+      if (is(':')) ++p_;
       ws();
-      if (k == key && at('[')) {
-        lines.clear(); // a repeated key: nlohmann keeps the last one
-        ++p_;
-        for (;;) {
-          ws();
-          if (p_ >= t_.size() || at(']')) break;
-          lines.push_back(line_);
-          skip_value();
-          ws();
-          if (at(',')) ++p_;
-        }
-        if (at(']')) ++p_;
-      } else {
-        skip_value();
-      }
+      m.value.begin = p_;
+      m.value.line = line_;
+      skip_value();
+      m.value.end = p_;
+      out.push_back(std::move(m));
       ws();
-      if (at(',')) ++p_;
-      else return lines;
+      if (is(',')) ++p_;
+      else return out;
     }
   }
 
+  /// The elements of the top-level array member \p key (the last one if the
+  /// key repeats: nlohmann keeps the last).
+  std::vector<Span> elements(std::string_view key) {
+    std::vector<Span> out;
+    Span array;
+    bool found = false;
+    for (const Member& m : members(0, 1))
+      if (m.key == key) array = m.value, found = true;
+    if (!found) return out;
+    p_ = array.begin;
+    line_ = array.line;
+    if (!is('[')) return out;
+    ++p_;
+    for (;;) {
+      ws();
+      if (p_ >= t_.size() || is(']')) break;
+      Span e;
+      e.begin = p_;
+      e.line = line_;
+      skip_value();
+      e.end = p_;
+      out.push_back(e);
+      ws();
+      if (is(',')) ++p_;
+      else break;
+    }
+    return out;
+  }
+
 private:
-  bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
+  bool is(char c) const { return p_ < t_.size() && t_[p_] == c; }
   void ws() {
     while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) {
       if (t_[p_] == '\n') ++line_;
       ++p_;
     }
   }
-  /// At '"': returns the raw content (escapes kept as written) and moves past it.
-  std::string string() {
-    std::string out;
+  /// At '"': moves past the string.
+  void skip_string() {
     ++p_;
-    while (p_ < t_.size() && t_[p_] != '"') {
-      if (t_[p_] == '\\' && p_ + 1 < t_.size()) out += t_[p_++];
-      out += t_[p_++];
-    }
+    while (p_ < t_.size() && t_[p_] != '"') p_ += t_[p_] == '\\' ? 2 : 1;
     ++p_;
-    return out;
+  }
+  /// At '"': the decoded key, moving past it.
+  std::string key() {
+    const std::size_t start = p_;
+    skip_string();
+    const std::string_view raw = t_.substr(start, std::min(p_, t_.size()) - start);
+    if (raw.find('\\') == std::string_view::npos) return std::string(raw.substr(1, raw.size() - 2));
+    const json decoded = json::parse(raw.begin(), raw.end(), nullptr, /*allow_exceptions=*/false);
+    return decoded.is_string() ? decoded.get<std::string>() : std::string();
   }
   void skip_value() {
-    if (at('"')) { string(); return; }
-    if (!at('{') && !at('[')) { // number, true, false, null
+    if (is('"')) { skip_string(); return; }
+    if (!is('{') && !is('[')) { // number, true, false, null
       while (p_ < t_.size() && !std::strchr(",]} \t\r\n", t_[p_])) ++p_;
       return;
     }
     std::size_t depth = 0;
     while (p_ < t_.size()) {
       const char c = t_[p_];
-      if (c == '"') { string(); continue; }
+      if (c == '"') { skip_string(); continue; }
       if (c == '\n') ++line_;
       ++p_;
       if (c == '{' || c == '[') ++depth;
@@ -143,13 +182,93 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string dump_short(const json& v) {
-  std::string s = v.dump();
+std::string dump_short(std::string s) {
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return s;
 }
 
+/// True if \p literal (a JSON number or string as written) is a whole
+/// number: digits only, or 0x and hex digits (quotes stripped).
+bool whole_number_text(std::string_view literal) {
+  if (literal.size() >= 2 && literal.front() == '"') literal = literal.substr(1, literal.size() - 2);
+  bool hex = false;
+  if (literal.size() > 2 && literal[0] == '0' && (literal[1] == 'x' || literal[1] == 'X')) {
+    literal.remove_prefix(2);
+    hex = true;
+  }
+  if (literal.empty()) return false;
+  for (char c : literal)
+    if (!(hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c))))
+      return false;
+  return true;
+}
+
+/// Flags a record without `flags` has, by its source (the runtime's own
+/// fanin construction: a creator retains and orders, a tensor-map hit orders,
+/// an explicit dependency by default does both).
+FlagSet flags_of_source(DepSource source) {
+  return source == DepSource::TensorMap ? FlagSet::wait() : FlagSet::wait() | FlagSet::retain();
+}
+
+/// Reads the 64-bit id member \p key of \p element (whose members \p members
+/// the scanner found). \throws InputError naming \p line and the value as
+/// written (a number of 2^64 or more as its digits, never as the floating
+/// point value nlohmann-json reads it as).
+std::uint64_t read_id(const json& element, const std::vector<Member>& members, std::string_view text, const char* key,
+                      const std::string& file, std::uint32_t line) {
+  const json& v = element[key];
+  if (const auto id = as_u64(v)) return *id;
+  std::string literal = v.dump();
+  for (const Member& m : members)
+    if (m.key == key) literal = std::string(text.substr(m.value.begin, m.value.end - m.value.begin));
+  if (whole_number_text(literal) && (v.is_number() || v.is_string()))
+    throw InputError(file, line,
+                     std::string(key) + " " + dump_short(literal) + " does not fit in 64 bits (2^64 or more)");
+  throw InputError(file, line,
+                   std::string(key) + " " + dump_short(literal) +
+                       " is not an unsigned 64-bit integer (write large ids as strings)");
+}
+
+/// Flags as read_deps_json() writes them back: ["retain"], [], ...
+std::string flags_json(FlagSet flags) {
+  std::string out = "[";
+  if (flags.has(Flag::Wait)) out += "\"wait\"";
+  if (flags.has(Flag::Retain)) out += std::string(out.size() > 1 ? ", " : "") + "\"retain\"";
+  return out + "]";
+}
+
+constexpr const char* kRuntimeChoice =
+    "tensormap_and_ringbuffer or host_build_graph; --runtime NAME decodes the capture as NAME";
+
 } // namespace
+
+std::string to_string(CaptureRuntime runtime) {
+  switch (runtime) {
+  case CaptureRuntime::TensorMapAndRingBuffer: return "tensormap_and_ringbuffer";
+  case CaptureRuntime::HostBuildGraph: return "host_build_graph";
+  case CaptureRuntime::None: break;
+  }
+  return "";
+}
+
+CaptureRuntime parse_capture_runtime(std::string_view name) {
+  if (name == "tensormap_and_ringbuffer") return CaptureRuntime::TensorMapAndRingBuffer;
+  if (name == "host_build_graph") return CaptureRuntime::HostBuildGraph;
+  return CaptureRuntime::None;
+}
+
+std::string describe_task_id(CaptureRuntime runtime, std::uint64_t id) {
+  const std::string local = std::to_string(id & 0xffffffffu);
+  if (runtime == CaptureRuntime::TensorMapAndRingBuffer)
+    return std::to_string(id) + " (ring " + std::to_string(id >> 32) + ", local " + local + ")";
+  if (runtime == CaptureRuntime::HostBuildGraph) {
+    static const char* const spaces[] = {"GLOBAL", "SUB_TASK", "PARAM", "space 3"};
+    std::string out = std::to_string(id) + " (" + spaces[id >> 62];
+    if ((id >> 62) == 1) out += ", parent " + std::to_string((id >> 32) & 0xfffffu);
+    return out + ", local " + local + ")";
+  }
+  return std::to_string(id);
+}
 
 bool looks_like_deps_json(std::string_view text) noexcept {
   try {
@@ -180,89 +299,111 @@ WindowTrace read_deps_json(std::string_view text, const std::string& file, const
     if (!doc.contains(key) || !doc[key].is_array())
       throw InputError(file, 1, std::string("deps.json has no \"") + key + "\" array");
 
-  LineScanner scan(text);
-  const std::vector<std::uint32_t> task_lines = scan.element_lines("tasks");
-  const std::vector<std::uint32_t> edge_lines = scan.element_lines("edges");
-  auto line_at = [](const std::vector<std::uint32_t>& lines, std::size_t i) -> std::uint32_t {
-    return i < lines.size() ? lines[i] : 0;
+  Scanner scan(text);
+  // The capture's runtime decides what an id means (SPEC §6): never guessed.
+  CaptureRuntime runtime = options.runtime;
+  if (runtime == CaptureRuntime::None) {
+    std::uint32_t line = 1;
+    for (const Member& m : scan.members(0, 1))
+      if (m.key == "runtime") line = m.value.line;
+    if (!doc.contains("runtime"))
+      throw InputError(file, 1,
+                       std::string("deps.json has no \"runtime\": a task id's layout depends on the runtime that "
+                                   "wrote it (") + kRuntimeChoice + ")");
+    const json& r = doc["runtime"];
+    runtime = r.is_string() ? parse_capture_runtime(r.get<std::string>()) : CaptureRuntime::None;
+    if (runtime == CaptureRuntime::None)
+      throw InputError(file, line, "unknown runtime " + dump_short(r.dump()) + " (" + kRuntimeChoice + ")");
+  }
+  const bool ring_buffer = runtime == CaptureRuntime::TensorMapAndRingBuffer;
+  const std::vector<Span> task_spans = scan.elements("tasks");
+  const std::vector<Span> edge_spans = scan.elements("edges");
+  auto span_at = [](const std::vector<Span>& spans, std::size_t i) { return i < spans.size() ? spans[i] : Span{}; };
+
+  // A tensormap_and_ringbuffer id has its ring in bits 39:32 and nothing above.
+  auto check_ring_id = [&](std::uint64_t id, std::uint32_t line) {
+    if (!ring_buffer) return;
+    if ((id >> 40) != 0)
+      throw InputError(file, line,
+                       "task_id " + std::to_string(id) +
+                           " has bits 63:40 set: not a tensormap_and_ringbuffer id (ring = bits 39:32, local = bits "
+                           "31:0); a host_build_graph capture keeps an id space and a parent there (--runtime "
+                           "host_build_graph)");
+    const std::uint64_t ring = id >> 32;
+    if ((ring + 1) * options.slots_per_ring > kMaxWindowSlots)
+      throw InputError(file, line,
+                       "task_id " + describe_task_id(runtime, id) + ": too many rings for " +
+                           std::to_string(options.slots_per_ring) + " slots per ring (at most 2^24 slots in all)");
   };
 
-  WindowTrace out;
-  out.file = file;
-  out.geometry.slots_per_ring = options.slots_per_ring;
-  std::uint32_t max_ring = 0;
-  std::unordered_map<std::uint64_t, std::size_t> position; // task_id -> record position
+  // Captured tasks, in record order.
   const json& tasks = doc["tasks"];
-  out.stream.reserve(tasks.size());
+  std::vector<std::uint64_t> captured_ids;
+  std::vector<std::uint32_t> captured_lines;
+  std::unordered_map<std::uint64_t, std::size_t> captured_at; // task_id -> index in tasks[]
+  captured_ids.reserve(tasks.size());
   for (std::size_t i = 0; i < tasks.size(); ++i) {
-    const std::uint32_t line = line_at(task_lines, i);
+    const Span span = span_at(task_spans, i);
     const json& t = tasks[i];
     if (!t.is_object() || !t.contains("task_id"))
-      throw InputError(file, line, "task " + std::to_string(i) + " has no \"task_id\"");
-    const auto id = as_u64(t["task_id"]);
-    if (!id)
-      throw InputError(file, line,
-                       "task_id " + dump_short(t["task_id"]) +
-                           " is not an unsigned 64-bit integer (write large ids as strings)");
-    if (!position.emplace(*id, i).second)
-      throw InputError(file, line,
-                       "duplicate task_id " + std::to_string(*id) + " (first at line " +
-                           std::to_string(line_at(task_lines, position[*id])) + ")");
-    const std::uint32_t ring = task_ring(*id), local = task_slot(*id);
-    if ((static_cast<std::uint64_t>(ring) + 1) * options.slots_per_ring > kMaxWindowSlots)
-      throw InputError(file, line,
-                       "task_id " + std::to_string(*id) + " is on ring " + std::to_string(ring) +
-                           ": too many rings for " + std::to_string(options.slots_per_ring) + " slots per ring");
-    max_ring = std::max(max_ring, ring);
-    TaskRecord rec;
-    rec.id = make_task_id(ring, local % options.slots_per_ring);
-    rec.generation = local / options.slots_per_ring;
-    out.stream.push_back(std::move(rec));
-    out.names.push_back(std::to_string(*id));
-    out.lines.push_back(line);
+      throw InputError(file, span.line, "task " + std::to_string(i) + " has no \"task_id\"");
+    const std::uint64_t id = read_id(t, scan.members(span.begin, span.line), text, "task_id", file, span.line);
+    if (!captured_at.emplace(id, i).second)
+      throw InputError(file, span.line,
+                       "duplicate task_id " + describe_task_id(runtime, id) + " (first at line " +
+                           std::to_string(captured_lines[captured_at[id]]) + ")");
+    check_ring_id(id, span.line);
+    captured_ids.push_back(id);
+    captured_lines.push_back(span.line);
   }
-  out.geometry.rings = max_ring + 1;
 
+  // Edge records; preds that no task lists are uncaptured tasks.
+  struct Raw {
+    std::uint64_t pred = 0, succ = 0;
+    FlagSet flags;
+    bool flags_written = false;
+    DepSource source = DepSource::Explicit;
+    std::uint32_t line = 0;
+  };
+  struct Uncaptured {
+    std::size_t first_consumer = 0; ///< Index in tasks[] of its earliest consumer.
+    std::size_t first_mention = 0;  ///< Index in edges[] of its first record.
+    std::uint32_t line = 0;
+  };
   const json& edges = doc["edges"];
-  std::size_t self_loops = 0;
+  std::vector<Raw> raw(edges.size());
+  std::unordered_map<std::uint64_t, Uncaptured> uncaptured;
   for (std::size_t k = 0; k < edges.size(); ++k) {
-    const std::uint32_t line = line_at(edge_lines, k);
+    const Span span = span_at(edge_spans, k);
+    const std::uint32_t line = span.line;
     const json& e = edges[k];
     if (!e.is_object()) throw InputError(file, line, "edge " + std::to_string(k) + " is not an object");
-    std::size_t ends[2];
-    const char* names[2] = {"pred", "succ"};
-    for (int j = 0; j < 2; ++j) {
-      if (!e.contains(names[j])) throw InputError(file, line, std::string("edge has no \"") + names[j] + "\"");
-      const auto id = as_u64(e[names[j]]);
-      if (!id)
-        throw InputError(file, line,
-                         std::string(names[j]) + " " + dump_short(e[names[j]]) +
-                             " is not an unsigned 64-bit integer (write large ids as strings)");
-      const auto it = position.find(*id);
-      if (it == position.end())
-        throw InputError(file, line, std::string(names[j]) + " " + std::to_string(*id) + " is not a task in \"tasks\"");
-      ends[j] = it->second;
-    }
-    if (ends[0] == ends[1]) {
-      ++self_loops;
-      continue;
-    }
-    if (ends[0] > ends[1])
+    const std::vector<Member> members = scan.members(span.begin, span.line);
+    Raw& r = raw[k];
+    r.line = line;
+    for (const char* key : {"pred", "succ"})
+      if (!e.contains(key)) throw InputError(file, line, std::string("edge has no \"") + key + "\"");
+    r.pred = read_id(e, members, text, "pred", file, line);
+    r.succ = read_id(e, members, text, "succ", file, line);
+    const auto succ = captured_at.find(r.succ);
+    if (succ == captured_at.end())
       throw InputError(file, line,
-                       "edge " + out.names[ends[0]] + " -> " + out.names[ends[1]] +
-                           " goes against submission order (pred is submitted after succ)");
-    Candidate c;
-    c.producer = out.stream[ends[0]].id;
-    c.generation = out.stream[ends[0]].generation;
-    c.source = DepSource::Explicit;
+                       "succ " + describe_task_id(runtime, r.succ) +
+                           " is not a task in \"tasks\" (only a pred may be an uncaptured task)");
+    if (!captured_at.count(r.pred)) {
+      check_ring_id(r.pred, line);
+      auto [it, fresh] = uncaptured.try_emplace(r.pred, Uncaptured{succ->second, k, line});
+      if (!fresh) it->second.first_consumer = std::min(it->second.first_consumer, succ->second);
+    }
     if (e.contains("source")) {
       if (!e["source"].is_string()) throw InputError(file, line, "\"source\" must be a string");
       const std::string s = lower(e["source"].get<std::string>());
-      if (s == "creator") c.source = DepSource::Creator;
-      else if (s == "tensormap" || s == "tensor_map") c.source = DepSource::TensorMap;
-      else if (s == "explicit") c.source = DepSource::Explicit;
+      if (s == "creator") r.source = DepSource::Creator;
+      else if (s == "tensormap" || s == "tensor_map") r.source = DepSource::TensorMap;
+      else if (s == "explicit") r.source = DepSource::Explicit;
       else throw InputError(file, line, "unknown source \"" + s + "\" (explicit, creator or tensormap)");
     }
+    r.flags = flags_of_source(r.source);
     if (e.contains("flags")) {
       const json& f = e["flags"];
       FlagSet flags;
@@ -281,12 +422,130 @@ WindowTrace read_deps_json(std::string_view text, const std::string& file, const
       } else {
         throw InputError(file, line, "\"flags\" must be a list of strings");
       }
-      c.flags = flags;
+      r.flags = flags;
+      r.flags_written = true;
     }
-    out.stream[ends[1]].candidates.push_back(c);
+  }
+
+  // Submission order: each uncaptured task just before its first consumer
+  // (several before one consumer: in order of first mention).
+  std::vector<std::vector<std::pair<std::size_t, std::uint64_t>>> before(captured_ids.size());
+  for (const auto& [id, u] : uncaptured) before[u.first_consumer].emplace_back(u.first_mention, id);
+  WindowTrace out;
+  out.file = file;
+  out.runtime = runtime;
+  const std::size_t n = captured_ids.size() + uncaptured.size();
+  if (!ring_buffer && n > kMaxWindowSlots)
+    throw InputError(file, 0, "more than 2^24 tasks: a host_build_graph capture is replayed as one ring of one slot per task");
+  out.ids.reserve(n);
+  out.lines.reserve(n);
+  out.captured.reserve(n);
+  for (std::size_t i = 0; i < captured_ids.size(); ++i) {
+    std::sort(before[i].begin(), before[i].end());
+    for (const auto& [mention, id] : before[i]) {
+      out.ids.push_back(id);
+      out.lines.push_back(uncaptured[id].line);
+      out.captured.push_back(false);
+    }
+    out.ids.push_back(captured_ids[i]);
+    out.lines.push_back(captured_lines[i]);
+    out.captured.push_back(true);
+  }
+  std::unordered_map<std::uint64_t, std::uint32_t> position;
+  position.reserve(n);
+  out.stream.resize(n);
+  out.names.reserve(n);
+  std::uint64_t max_ring = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint64_t id = out.ids[i];
+    position.emplace(id, i);
+    out.names.push_back(std::to_string(id));
+    TaskRecord& rec = out.stream[i];
+    if (ring_buffer) {
+      const auto ring = static_cast<std::uint32_t>(id >> 32), local = static_cast<std::uint32_t>(id);
+      max_ring = std::max<std::uint64_t>(max_ring, ring);
+      // The ring buffer: slot = local mod slots per ring, not a mask (slot
+      // counts need not be powers of two).
+      rec.id = make_task_id(ring, local % options.slots_per_ring);
+      rec.generation = local / options.slots_per_ring;
+    } else {
+      rec.id = make_task_id(0, i); // opaque ids: the order is all there is
+    }
+  }
+  out.geometry.rings = static_cast<std::uint32_t>(max_ring + 1);
+  out.geometry.slots_per_ring = ring_buffer ? options.slots_per_ring : std::max<std::uint32_t>(1, static_cast<std::uint32_t>(n));
+
+  std::size_t self_loops = 0;
+  out.records.reserve(raw.size());
+  for (const Raw& r : raw) {
+    DepsEdgeRecord rec;
+    rec.producer = position.at(r.pred);
+    rec.consumer = position.at(r.succ);
+    rec.flags = r.flags;
+    rec.flags_written = r.flags_written;
+    rec.line = r.line;
+    out.records.push_back(rec);
+    if (rec.producer == rec.consumer) {
+      ++self_loops;
+      continue;
+    }
+    if (rec.producer > rec.consumer)
+      throw InputError(file, r.line,
+                       "edge " + describe_task_id(runtime, r.pred) + " -> " + describe_task_id(runtime, r.succ) +
+                           " goes against submission order (pred is submitted after succ)");
+    const TaskRecord& p = out.stream[rec.producer];
+    out.stream[rec.consumer].candidates.push_back({p.id, p.generation, r.flags, r.source});
   }
   if (self_loops > 0)
     out.warnings.push_back(std::to_string(self_loops) + " self-loop edge(s) dropped (a task cannot wait for itself)");
+  return out;
+}
+
+std::string write_reduced_deps_json(std::string_view text, const WindowTrace& trace, std::vector<ReducedPair> removed) {
+  std::sort(removed.begin(), removed.end());
+  removed.erase(std::unique(removed.begin(), removed.end()), removed.end());
+  Scanner scan(text);
+  const std::vector<Span> spans = scan.elements("edges");
+  if (spans.size() != trace.records.size())
+    throw InputError(trace.file, 0,
+                     "the capture holds " + std::to_string(spans.size()) + " edge records, its trace " +
+                         std::to_string(trace.records.size()) + ": not the text the trace was read from");
+  struct Splice {
+    std::size_t begin, end;
+    std::string with;
+  };
+  std::vector<Splice> splices;
+  std::vector<bool> used(removed.size(), false);
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    const DepsEdgeRecord& r = trace.records[k];
+    const auto it = std::lower_bound(removed.begin(), removed.end(), ReducedPair{r.producer, r.consumer});
+    if (it == removed.end() || *it != ReducedPair{r.producer, r.consumer} || !r.flags.has(Flag::Wait)) continue;
+    used[static_cast<std::size_t>(it - removed.begin())] = true;
+    const std::string flags = flags_json(r.flags.without(Flag::Wait));
+    const std::vector<Member> members = scan.members(spans[k].begin, spans[k].line);
+    const Member* last_flags = nullptr;
+    for (const Member& m : members)
+      if (m.key == "flags") last_flags = &m;
+    if (last_flags != nullptr && r.flags_written)
+      splices.push_back({last_flags->value.begin, last_flags->value.end, flags});
+    else if (!members.empty())
+      splices.push_back({members.back().value.end, members.back().value.end, ", \"flags\": " + flags});
+  }
+  for (std::size_t i = 0; i < removed.size(); ++i)
+    if (!used[i])
+      throw InputError(trace.file, 0,
+                       "no record of " + std::to_string(removed[i].producer) + " -> " +
+                           std::to_string(removed[i].consumer) + " (stream positions) carries WAIT");
+  std::sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
+  std::string out;
+  out.reserve(text.size() + splices.size() * 24);
+  std::size_t at = 0;
+  for (const Splice& s : splices) {
+    out.append(text.substr(at, s.begin - at));
+    out += s.with;
+    at = s.end;
+  }
+  out.append(text.substr(at));
   return out;
 }
 
@@ -309,9 +568,14 @@ WindowTrace trace_from_graph(const Graph& g) {
   return out;
 }
 
-WindowTrace read_window_trace(const std::string& path, const DepsJsonOptions& options) {
-  const std::string text = read_file(path);
-  if (looks_like_deps_json(text)) return read_deps_json(text, input_name(path), options);
+WindowTrace read_window_trace(const std::string& path, const DepsJsonOptions& options, std::string* capture_text) {
+  if (capture_text != nullptr) capture_text->clear();
+  std::string text = read_file(path);
+  if (looks_like_deps_json(text)) {
+    WindowTrace t = read_deps_json(text, input_name(path), options);
+    if (capture_text != nullptr) *capture_text = std::move(text);
+    return t;
+  }
   std::vector<std::string> warnings;
   WindowTrace t = trace_from_graph(make_program_order(read_graph_text(text, path), &warnings));
   t.file = input_name(path);

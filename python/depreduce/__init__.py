@@ -122,11 +122,14 @@ def explain(G, u, v):
 
 
 def window_report(capture, bl=(64, 128, 256), *, mode="global", slots_per_ring=16384, seq_width=64,
-                  time_budget_ms=200.0):
+                  time_budget_ms=200.0, runtime=None):
     """`depreduce window-report --json` of a runtime capture, as a dict.
 
     capture: a path (a deps.json capture, or any DAG file as one ring) or an
       already loaded deps.json dict. bl: window sizes among 64, 128, 256.
+    runtime: decode task ids as this runtime's ("tensormap_and_ringbuffer" or
+      "host_build_graph"), whatever the capture's "runtime" says; needed when
+      it has none (the CLI's --runtime).
     The dict is the one the CLI prints (docs/window.md); the ns_per_task
     fields are timings and differ from run to run (time_budget_ms=0: None).
     Raises InputError with .file and .line for a bad capture.
@@ -137,6 +140,8 @@ def window_report(capture, bl=(64, 128, 256), *, mode="global", slots_per_ring=1
         text, name, path = _json.dumps(capture), "<deps.json>", None
     else:
         text, name, path = "", str(capture), str(capture)
+    if runtime not in (None, "tensormap_and_ringbuffer", "host_build_graph"):
+        raise ValueError("runtime=%r: expected 'tensormap_and_ringbuffer' or 'host_build_graph'" % (runtime,))
     out, _warnings = _core._window_report(path, text, name, list(bl), mode, slots_per_ring, seq_width,
-                                          float(time_budget_ms))
+                                          float(time_budget_ms), runtime or "")
     return _json.loads(out)

@@ -561,7 +561,7 @@ std::vector<unsigned> check_bls(const std::vector<unsigned>& bls) {
 /// deps.json \p text when \p path is None.
 py::tuple window_report(std::optional<std::string> path, const std::string& text, const std::string& name,
                         const std::vector<unsigned>& bls_in, const std::string& mode, std::uint32_t slots_per_ring,
-                        unsigned seq_width, double time_budget_ms) {
+                        unsigned seq_width, double time_budget_ms, const std::string& runtime) {
   const std::vector<unsigned> bls = check_bls(bls_in);
   const auto wmode = parse_window_mode(mode);
   if (!wmode) throw py::value_error("mode=" + mode + ": expected 'global' or 'same-ring'");
@@ -572,8 +572,9 @@ py::tuple window_report(std::optional<std::string> path, const std::string& text
   std::vector<std::string> warnings;
   try {
     py::gil_scoped_release release;
-    const formats::WindowTrace trace = path ? formats::read_window_trace(*path, {slots_per_ring})
-                                            : formats::read_deps_json(text, name, {slots_per_ring});
+    const formats::DepsJsonOptions capture_options{slots_per_ring, formats::parse_capture_runtime(runtime)};
+    const formats::WindowTrace trace = path ? formats::read_window_trace(*path, capture_options)
+                                            : formats::read_deps_json(text, name, capture_options);
     WindowOptions options = trace.geometry;
     options.mode = *wmode;
     options.seq_width = seq_width;
@@ -634,5 +635,5 @@ PYBIND11_MODULE(_core, m) {
   m.def("_read", &read_file, "path"_a, "format"_a);
   m.def("_read_arrays", &read_arrays, "path"_a, "format"_a);
   m.def("_window_report", &window_report, "path"_a, "text"_a, "name"_a, "bl"_a, "mode"_a, "slots_per_ring"_a,
-        "seq_width"_a, "time_budget_ms"_a);
+        "seq_width"_a, "time_budget_ms"_a, "runtime"_a);
 }

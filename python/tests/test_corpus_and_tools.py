@@ -138,7 +138,8 @@ def test_explain_matches_the_cli(tmp_path, cli_path):
         assert [hops[0][0]] + [h[1] for h in hops] == r["witness"]
 
 
-TRACE = {"tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
+TRACE = {"runtime": "tensormap_and_ringbuffer",
+         "tasks": [{"task_id": "0"}, {"task_id": "4294967296"}, {"task_id": "4294967297"},
                    {"task_id": "4294967298"}, {"task_id": "4294967299"}],
          "edges": [{"pred": "0", "succ": "4294967296"}, {"pred": "0", "succ": "4294967297"},
                    {"pred": "4294967296", "succ": "4294967298"}, {"pred": "4294967297", "succ": "4294967298"},
@@ -170,10 +171,18 @@ def test_window_report_of_a_dag_file_and_timings(cli_path):
 def test_window_report_bad_input(tmp_path):
     with pytest.raises(ValueError):
         depreduce.window_report(TRACE, bl=(100,))
-    bad = dict(TRACE, edges=[{"pred": "7", "succ": "0"}])
+    bad = dict(TRACE, edges=[{"pred": "0", "succ": "7"}])  # a consumer must be a captured task
     with pytest.raises(depreduce.InputError) as info:
         depreduce.window_report(bad)
     assert "7" in str(info.value)
+    no_runtime = {k: v for k, v in TRACE.items() if k != "runtime"}
+    with pytest.raises(depreduce.InputError) as info:
+        depreduce.window_report(no_runtime)
+    assert "--runtime" in str(info.value)
+    assert depreduce.window_report(no_runtime, runtime="tensormap_and_ringbuffer", time_budget_ms=0)["runtime"] \
+        == "tensormap_and_ringbuffer"
+    with pytest.raises(ValueError):
+        depreduce.window_report(TRACE, runtime="ring")
     f = tmp_path / "t.json"
     f.write_text('{"tasks": [{"task_id": "0"}],\n "edges": [\n')
     with pytest.raises(depreduce.InputError) as info:
