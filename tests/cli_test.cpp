@@ -5,7 +5,14 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "depreduce/testing/cli_runner.hpp"
 
@@ -139,6 +146,77 @@ TEST_F(Cli, OutputToDevStdoutReachesThePipe) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("\"a\" -> \"b\";"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"a\" -> \"c\";"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, OutputToDevStdoutRedirectedForAppendKeepsEarlierContent) {
+  // Issue 41: `echo hello > a.txt; depreduce reduce x.dot -o /dev/stdout >> a.txt`
+  // once replaced a.txt (a new inode, "hello" gone, exit 0): /dev/stdout's
+  // link chain ends at a.txt, a regular file, which was renamed over.
+  // /dev/stdout, /dev/fd/N and /proc/self/fd/N are written through the
+  // descriptor, so the shell's append holds.
+  std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  const std::string reduced = run("reduce " + in).out;
+  ASSERT_NE(reduced.find("digraph"), std::string::npos) << reduced;
+  for (const std::string out : {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+    SCOPED_TRACE(out);
+    std::string a = write("a.txt", "hello\n");
+    struct stat before {};
+    ASSERT_EQ(::stat(a.c_str(), &before), 0);
+    CliRun r = depreduce::testing::run_cli("reduce " + in + " -o " + out + " >> " + a, path("err.txt"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(slurp(a), "hello\n" + reduced);
+    struct stat after {};
+    ASSERT_EQ(::stat(a.c_str(), &after), 0);
+    EXPECT_EQ(before.st_ino, after.st_ino) << "a.txt was replaced";
+  }
+  // Another descriptor, opened by the shell for append (3>>): the same.
+  std::string b = write("b.txt", "earlier\n");
+  CliRun r3 = depreduce::testing::run_cli("reduce " + in + " -o /dev/fd/3 3>> " + b, path("err.txt"));
+  EXPECT_EQ(r3.code, 0) << r3.err;
+  EXPECT_EQ(slurp(b), "earlier\n" + reduced);
+  // Truncated by the shell (>): the output alone, still the same file.
+  std::string c = write("c.txt", "old content that is longer than nothing\n");
+  CliRun rt = depreduce::testing::run_cli("reduce " + in + " -o /dev/stdout > " + c, path("err.txt"));
+  EXPECT_EQ(rt.code, 0) << rt.err;
+  EXPECT_EQ(slurp(c), reduced);
+  // A descriptor that is not open, or open for reading only, is bad output (exit 2), nothing written.
+  CliRun closed = depreduce::testing::run_cli("reduce " + in + " -o /dev/fd/7", path("err.txt"));
+  EXPECT_EQ(closed.code, 2);
+  EXPECT_NE(closed.err.find("descriptor 7 is not open"), std::string::npos) << closed.err;
+  CliRun ro = depreduce::testing::run_cli("reduce " + in + " -o /dev/fd/3 3< " + in, path("err.txt"));
+  EXPECT_EQ(ro.code, 2);
+  EXPECT_NE(ro.err.find("open for reading only"), std::string::npos) << ro.err;
+  EXPECT_EQ(slurp(in), "digraph { a -> b; b -> c; a -> c }");
+}
+
+TEST_F(Cli, OutputToAFifoIsWrittenThroughToItsReader) {
+  // -o FIFO: a background reader gets the whole text; the FIFO stays a FIFO
+  // (never renamed over, never a temporary beside it).
+  std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  const std::string reduced = run("reduce " + in).out;
+  const std::string fifo = path("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream f(fifo, std::ios::binary); // blocks until the writer opens it
+    std::stringstream ss;
+    ss << f.rdbuf();
+    got = ss.str();
+  });
+  CliRun r = run("reduce " + in + " -o " + fifo);
+  // Had the tool never opened the FIFO, the reader would wait forever: open
+  // it once for writing (fails with no reader left) to let it see the end.
+  if (const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) ::close(fd);
+  reader.join();
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(got, reduced);
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) files += e.path().filename().string()[0] == '.';
+  EXPECT_EQ(files, 0u) << "a temporary was left beside the FIFO";
+  // A character device: /dev/null takes the text and stays a device.
+  ASSERT_EQ(run("reduce " + in + " -o /dev/null").code, 0);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
 }
 
 TEST_F(Cli, EdgeListSaysSelfLoopsAreLeftOut) {
