@@ -216,5 +216,20 @@ TEST(DotWriter, OddTrailingBackslashRunFromWfCommonsReadsBack) {
   }
 }
 
+TEST(DotWriter, ValueOfEmptyAngleBracketsIsQuotedNotAnEmptyHtmlString) {
+  // Found by DotWriterRoundTrip.PegasusDaxReadsBackAsTheSameGraph (a DAX
+  // namespace="&lt;&gt;"), and DOT -> DOT loses it too: the value "<>" was
+  // written as the HTML string <>, whose text is empty, and an empty value
+  // reads back as not set, so `y="<>"` vanished on the second convert.
+  const Graph g = make_program_order(read_dot(R"(digraph { a [y="<>", z="<b>"] })", "in.dot"));
+  const std::string text = write_dot(g);
+  EXPECT_NE(text.find(R"("y"="<>")"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"("z"=<b>)"), std::string::npos) << text; // non-empty HTML-like values stay HTML
+  const Graph back = make_program_order(read_dot(text, "out.dot"));
+  ASSERT_EQ(back.nodes.size(), 1u);
+  EXPECT_EQ(back.nodes[0].attrs, g.nodes[0].attrs);
+  EXPECT_EQ(write_dot(back), text);
+}
+
 } // namespace
 } // namespace depreduce::formats
