@@ -219,6 +219,42 @@ TEST_F(Cli, OutputToAFifoIsWrittenThroughToItsReader) {
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
 }
 
+TEST_F(Cli, OutputExtensionNamingAnotherFormatIsRefused) {
+  // Issue 41.4: `reduce wf.json -o wf.red.json` wrote DOT into a .json file,
+  // and `equiv wf.json wf.red.json` then failed on it. DOT is the only graph
+  // writer: an -o extension naming another format is a usage error (64)
+  // before anything is read or written (docs/cli.md "Output format").
+  const std::string wf = write("wf.json", R"({"name": "w", "schemaVersion": "1.5", "workflow": {"specification":
+    {"tasks": [{"name": "a", "id": "a", "parents": [], "children": ["b", "c"]},
+               {"name": "b", "id": "b", "parents": ["a"], "children": ["c"]},
+               {"name": "c", "id": "c", "parents": ["a", "b"], "children": []}]}, "execution": {"tasks": []}}})");
+  CliRun json = run("reduce " + wf + " -o " + path("wf.red.json"));
+  EXPECT_EQ(json.code, 64) << json.out;
+  EXPECT_NE(json.out.find("names a json file, but the output is DOT"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("no wfjson writer"), std::string::npos) << json.out;
+  EXPECT_FALSE(std::filesystem::exists(path("wf.red.json")));
+  for (const std::string bad : {"x.stg", "x.xml", "x.DAX"}) {
+    CliRun r = run("reduce " + wf + " -o " + path(bad));
+    EXPECT_EQ(r.code, 64) << bad << ": " << r.out;
+    EXPECT_FALSE(std::filesystem::exists(path(bad)));
+  }
+  // The DOT it writes, to a .dot file, is what equiv compares with the input.
+  ASSERT_EQ(run("reduce " + wf + " -o " + path("wf.red.dot")).code, 0);
+  CliRun eq = run("equiv " + wf + " " + path("wf.red.dot"));
+  EXPECT_EQ(eq.code, 0) << eq.out;
+  EXPECT_EQ(slurp(path("wf.red.dot")).find("\"a\" -> \"c\""), std::string::npos);
+  // A JSON summary fills a .json file; an edge list no .dot or .json file.
+  EXPECT_EQ(run("reduce " + wf + " --json -o " + path("summary.json")).code, 0);
+  EXPECT_NE(slurp(path("summary.json")).find("\"removed\""), std::string::npos);
+  EXPECT_EQ(run("convert " + wf + " --to json -o " + path("c.json")).code, 0);
+  EXPECT_EQ(run("convert " + wf + " --to edges -o " + path("e.dot")).code, 64);
+  EXPECT_EQ(run("convert " + wf + " -o " + path("c.json")).code, 64);
+  EXPECT_EQ(run("convert " + wf + " --to edges -o " + path("e.tsv")).code, 0);
+  // No extension, -, and descriptors are not checked.
+  EXPECT_EQ(run("reduce " + wf + " -o " + path("out")).code, 0);
+  EXPECT_EQ(run("reduce " + wf + " -o /dev/null").code, 0);
+}
+
 TEST_F(Cli, EdgeListSaysSelfLoopsAreLeftOut) {
   std::string in = write("loop.dot", "digraph { a -> a; a -> b }");
   CliRun r = run("convert " + in + " --to edges");
