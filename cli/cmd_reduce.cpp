@@ -1,5 +1,6 @@
 //===- cli/cmd_reduce.cpp - `depreduce reduce` and `depreduce explain` ---===//
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -46,6 +47,50 @@ Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr,
                                warnings ? warnings : &own);
   print_warnings(own);
   return g;
+}
+
+/// The format a file extension names for an output ("dot", "wfjson",
+/// "stg", "dax"; "json" for .json, which a JSON summary or WfCommons JSON
+/// may fill), or "" for any other extension, none, "-" or a device path.
+std::string format_of_extension(const std::string& path) {
+  if (path == "-") return "";
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".dot" || ext == ".gv") return "dot";
+  if (ext == ".json") return "json";
+  if (ext == ".stg") return "stg";
+  if (ext == ".xml" || ext == ".dax") return "dax";
+  return "";
+}
+
+/// SPEC §9, docs/cli.md "Output format": refuses (usage error, exit 64)
+/// before anything is read an -o \p path whose extension names another
+/// format than \p written ("dot", "json" for a JSON document, "edges"):
+/// `reduce wf.json -o wf.red.json` would otherwise fill a .json file with
+/// DOT, which `equiv wf.json wf.red.json` then reads as broken JSON. DOT is
+/// the only graph writer, so a graph read from WfCommons JSON, STG or DAX is
+/// written as DOT.
+void check_output_extension(const std::string& path, const std::string& written, const std::string& input_format) {
+  const std::string named = format_of_extension(path);
+  if (named.empty() || named == written) return;
+  std::string what = written == "dot" ? "DOT (the only graph writer"
+                     : written == "json" ? "a JSON summary ("
+                                         : "an edge list (";
+  if (written == "dot")
+    what += input_format.empty() || input_format == "dot" ? ")" : "; there is no " + input_format + " writer)";
+  else
+    what += "as asked)";
+  throw CLI::ValidationError("-o", "'" + path + "' names a " + named + " file, but the output is " + what +
+                                       "; write to a .dot file or to -, or choose the output with " +
+                                       (written == "dot" ? "--json or convert --to" : "--to"));
+}
+
+/// The input format name of \p file as read with \p format ("auto" decides
+/// by extension, as read_graph does; "" when the content must decide).
+std::string input_format_name(const std::string& file, const std::string& format) {
+  if (format != "auto") return format == "json" ? "wfjson" : format;
+  const std::string named = format_of_extension(file);
+  return named == "json" ? "wfjson" : named;
 }
 
 KindFilter parse_filter(const std::string& text) {
@@ -249,6 +294,7 @@ void add_reduce_commands(CLI::App& app) {
     if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
     o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
+    check_output_extension(args->out, args->json ? "json" : "dot", input_format_name(args->in.file, args->in.format));
     formats::check_output_path(args->out);
     const formats::Format format = formats::parse_format(args->in.format);
     const bool oracle = args->impl == "reference";
@@ -346,6 +392,8 @@ void add_reduce_commands(CLI::App& app) {
   convert->add_option("--to", cargs->to, "dot, json or edges (one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
   convert->callback([cargs] {
+    check_output_extension(cargs->out, cargs->to, input_format_name(cargs->in.file, cargs->in.format));
+    formats::check_output_path(cargs->out);
     std::vector<std::string> warnings;
     Graph g = load(cargs->in, &warnings);
     if (cargs->to == "edges" && !g.self_loops.empty()) // an edge list carries no self-loops

@@ -72,5 +72,38 @@ TEST(Paths, ExplainWitnessAvoidsRemovedEdges) {
   EXPECT_EQ(plain->hops.size(), 2u);
 }
 
+TEST(Paths, AsynchronousBarrierDoesNotCompleteBeforeItsOwnSuccessor) {
+  // Issue 41.2: the barrier hop of PathFinder::find() covers the nodes
+  // *before* the barrier on its engine (SPEC §3.2: p_i C b for p_i earlier
+  // than b). Were the bound `<=`, a barrier would "complete before itself":
+  // from start(b) the search would step to end(b), so an asynchronous
+  // barrier b, only issued before its engine successor c, would seem to
+  // complete before c and the needed C edge b -> c would get a witness.
+  // The random witness property met that bug only after ~1,500 cases.
+  testing::Sketch s;
+  s.node("b", 0, /*async=*/2, /*barrier=*/true).node("c", 0).edge("b", "c");
+  const Graph g = s.graph(1);
+  PathFinder all(g);
+  EXPECT_FALSE(all.witness(s.id("b"), s.id("c")).has_value()) << rc::toString(*all.witness(s.id("b"), s.id("c")));
+  EXPECT_FALSE(all.find(s.id("b"), s.id("c"), Relation::CompletedBefore, true).has_value());
+  // It is issued before c (engine order), and that path is found.
+  const auto issued = all.find(s.id("b"), s.id("c"), Relation::IssuedBefore, true);
+  ASSERT_TRUE(issued.has_value());
+  EXPECT_TRUE(is_path(g, s.id("b"), s.id("c"), Relation::IssuedBefore, *issued)) << rc::toString(*issued);
+  // The reduction keeps the edge (both implementations), and explain says so.
+  for (const auto& impl : testing::reduction_impls())
+    EXPECT_TRUE(impl.reduce(g, ReduceOptions{}, nullptr).removed.empty()) << impl.name;
+  EXPECT_FALSE(find_kept_witness(g, s.id("b"), s.id("c")).has_value());
+  // A barrier does complete everything before it on its engine: the
+  // asynchronous a completes before the barrier d, so a -> d is implied.
+  testing::Sketch t;
+  t.node("a", 0, /*async=*/1).node("b", 0, /*async=*/1).node("d", 0, 0, /*barrier=*/true).edge("a", "d");
+  const Graph h = t.graph(1);
+  PathFinder finder(h);
+  const auto w = finder.witness(t.id("a"), t.id("d"));
+  ASSERT_TRUE(w.has_value());
+  EXPECT_TRUE(is_witness(h, t.id("a"), t.id("d"), *w)) << rc::toString(*w);
+}
+
 } // namespace
 } // namespace depreduce

@@ -5,7 +5,14 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "depreduce/testing/cli_runner.hpp"
 
@@ -139,6 +146,113 @@ TEST_F(Cli, OutputToDevStdoutReachesThePipe) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("\"a\" -> \"b\";"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"a\" -> \"c\";"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, OutputToDevStdoutRedirectedForAppendKeepsEarlierContent) {
+  // Issue 41: `echo hello > a.txt; depreduce reduce x.dot -o /dev/stdout >> a.txt`
+  // once replaced a.txt (a new inode, "hello" gone, exit 0): /dev/stdout's
+  // link chain ends at a.txt, a regular file, which was renamed over.
+  // /dev/stdout, /dev/fd/N and /proc/self/fd/N are written through the
+  // descriptor, so the shell's append holds.
+  std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  const std::string reduced = run("reduce " + in).out;
+  ASSERT_NE(reduced.find("digraph"), std::string::npos) << reduced;
+  for (const std::string out : {"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}) {
+    SCOPED_TRACE(out);
+    std::string a = write("a.txt", "hello\n");
+    struct stat before {};
+    ASSERT_EQ(::stat(a.c_str(), &before), 0);
+    CliRun r = depreduce::testing::run_cli("reduce " + in + " -o " + out + " >> " + a, path("err.txt"));
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(slurp(a), "hello\n" + reduced);
+    struct stat after {};
+    ASSERT_EQ(::stat(a.c_str(), &after), 0);
+    EXPECT_EQ(before.st_ino, after.st_ino) << "a.txt was replaced";
+  }
+  // Another descriptor, opened by the shell for append (3>>): the same.
+  std::string b = write("b.txt", "earlier\n");
+  CliRun r3 = depreduce::testing::run_cli("reduce " + in + " -o /dev/fd/3 3>> " + b, path("err.txt"));
+  EXPECT_EQ(r3.code, 0) << r3.err;
+  EXPECT_EQ(slurp(b), "earlier\n" + reduced);
+  // Truncated by the shell (>): the output alone, still the same file.
+  std::string c = write("c.txt", "old content that is longer than nothing\n");
+  CliRun rt = depreduce::testing::run_cli("reduce " + in + " -o /dev/stdout > " + c, path("err.txt"));
+  EXPECT_EQ(rt.code, 0) << rt.err;
+  EXPECT_EQ(slurp(c), reduced);
+  // A descriptor that is not open, or open for reading only, is bad output (exit 2), nothing written.
+  CliRun closed = depreduce::testing::run_cli("reduce " + in + " -o /dev/fd/7", path("err.txt"));
+  EXPECT_EQ(closed.code, 2);
+  EXPECT_NE(closed.err.find("descriptor 7 is not open"), std::string::npos) << closed.err;
+  CliRun ro = depreduce::testing::run_cli("reduce " + in + " -o /dev/fd/3 3< " + in, path("err.txt"));
+  EXPECT_EQ(ro.code, 2);
+  EXPECT_NE(ro.err.find("open for reading only"), std::string::npos) << ro.err;
+  EXPECT_EQ(slurp(in), "digraph { a -> b; b -> c; a -> c }");
+}
+
+TEST_F(Cli, OutputToAFifoIsWrittenThroughToItsReader) {
+  // -o FIFO: a background reader gets the whole text; the FIFO stays a FIFO
+  // (never renamed over, never a temporary beside it).
+  std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  const std::string reduced = run("reduce " + in).out;
+  const std::string fifo = path("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream f(fifo, std::ios::binary); // blocks until the writer opens it
+    std::stringstream ss;
+    ss << f.rdbuf();
+    got = ss.str();
+  });
+  CliRun r = run("reduce " + in + " -o " + fifo);
+  // Had the tool never opened the FIFO, the reader would wait forever: open
+  // it once for writing (fails with no reader left) to let it see the end.
+  if (const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); fd >= 0) ::close(fd);
+  reader.join();
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(got, reduced);
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) files += e.path().filename().string()[0] == '.';
+  EXPECT_EQ(files, 0u) << "a temporary was left beside the FIFO";
+  // A character device: /dev/null takes the text and stays a device.
+  ASSERT_EQ(run("reduce " + in + " -o /dev/null").code, 0);
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
+TEST_F(Cli, OutputExtensionNamingAnotherFormatIsRefused) {
+  // Issue 41.4: `reduce wf.json -o wf.red.json` wrote DOT into a .json file,
+  // and `equiv wf.json wf.red.json` then failed on it. DOT is the only graph
+  // writer: an -o extension naming another format is a usage error (64)
+  // before anything is read or written (docs/cli.md "Output format").
+  const std::string wf = write("wf.json", R"({"name": "w", "schemaVersion": "1.5", "workflow": {"specification":
+    {"tasks": [{"name": "a", "id": "a", "parents": [], "children": ["b", "c"]},
+               {"name": "b", "id": "b", "parents": ["a"], "children": ["c"]},
+               {"name": "c", "id": "c", "parents": ["a", "b"], "children": []}]}, "execution": {"tasks": []}}})");
+  CliRun json = run("reduce " + wf + " -o " + path("wf.red.json"));
+  EXPECT_EQ(json.code, 64) << json.out;
+  EXPECT_NE(json.out.find("names a json file, but the output is DOT"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("no wfjson writer"), std::string::npos) << json.out;
+  EXPECT_FALSE(std::filesystem::exists(path("wf.red.json")));
+  for (const std::string bad : {"x.stg", "x.xml", "x.DAX"}) {
+    CliRun r = run("reduce " + wf + " -o " + path(bad));
+    EXPECT_EQ(r.code, 64) << bad << ": " << r.out;
+    EXPECT_FALSE(std::filesystem::exists(path(bad)));
+  }
+  // The DOT it writes, to a .dot file, is what equiv compares with the input.
+  ASSERT_EQ(run("reduce " + wf + " -o " + path("wf.red.dot")).code, 0);
+  CliRun eq = run("equiv " + wf + " " + path("wf.red.dot"));
+  EXPECT_EQ(eq.code, 0) << eq.out;
+  EXPECT_EQ(slurp(path("wf.red.dot")).find("\"a\" -> \"c\""), std::string::npos);
+  // A JSON summary fills a .json file; an edge list no .dot or .json file.
+  EXPECT_EQ(run("reduce " + wf + " --json -o " + path("summary.json")).code, 0);
+  EXPECT_NE(slurp(path("summary.json")).find("\"removed\""), std::string::npos);
+  EXPECT_EQ(run("convert " + wf + " --to json -o " + path("c.json")).code, 0);
+  EXPECT_EQ(run("convert " + wf + " --to edges -o " + path("e.dot")).code, 64);
+  EXPECT_EQ(run("convert " + wf + " -o " + path("c.json")).code, 64);
+  EXPECT_EQ(run("convert " + wf + " --to edges -o " + path("e.tsv")).code, 0);
+  // No extension, -, and descriptors are not checked.
+  EXPECT_EQ(run("reduce " + wf + " -o " + path("out")).code, 0);
+  EXPECT_EQ(run("reduce " + wf + " -o /dev/null").code, 0);
 }
 
 TEST_F(Cli, EdgeListSaysSelfLoopsAreLeftOut) {

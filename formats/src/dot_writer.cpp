@@ -86,7 +86,9 @@ private:
 /// True if cgraph's scanner reads \p s, written unquoted, as exactly one HTML
 /// string whose text is s without the outer brackets.
 bool is_html_like(std::string_view s) {
-  if (s.size() < 2 || s.front() != '<' || s.back() != '>') return false;
+  // "<>" would be an empty HTML string, which reads back as no value at all
+  // (cgraph: an empty value is not set); quoted, it reads back as "<>".
+  if (s.size() < 3 || s.front() != '<' || s.back() != '>') return false;
   int nest = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '<') ++nest;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -177,7 +178,44 @@ namespace fs = std::filesystem;
 struct OutputTarget {
   fs::path target;         ///< \p path with its symbolic links followed.
   fs::file_status existing; ///< What target is now (not_found if nothing).
+  int descriptor = -1;     ///< >= 0: \p path names this process's open descriptor (own_descriptor()).
 };
+
+/// The descriptor N if \p path, or a link on the way from it, is one of this
+/// process's own descriptors: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N`, `/proc/<pid>/fd/N` (also through a thread's
+/// `/proc/<pid>/task/<tid>/fd`), checked on the folder with its links
+/// followed, so `/dev/fd` -> `/proc/self/fd` counts. Else -1. Such a path
+/// must be written through the descriptor itself: its own link text names the
+/// file the descriptor was opened on (`>> a.txt` gives `/path/a.txt`), and
+/// replacing that file, or even opening it again, would lose what the shell
+/// asked for (the append, the offset, earlier content; issue 41).
+/// Cost: one realpath and one readlink per link on the way (at most 40).
+int own_descriptor(const fs::path& path) {
+  std::error_code ec;
+  const std::string self = "/proc/" + std::to_string(::getpid());
+  fs::path at = path;
+  for (int hops = 0; hops <= 40; ++hops) {
+    const std::string leaf = at.filename().string();
+    const bool digits = !leaf.empty() && leaf.size() <= 9 &&
+                        std::all_of(leaf.begin(), leaf.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) {
+      const fs::path dir = fs::canonical(at.parent_path().empty() ? fs::path(".") : at.parent_path(), ec);
+      if (!ec) {
+        const std::string d = dir.string();
+        const bool process_fds = d == self + "/fd";
+        const bool thread_fds = d.rfind(self + "/task/", 0) == 0 && dir.filename() == "fd" &&
+                                dir.parent_path().parent_path() == fs::path(self + "/task");
+        if (process_fds || thread_fds) return std::stoi(leaf);
+      }
+    }
+    if (!fs::is_symlink(fs::symlink_status(at, ec))) return -1;
+    const fs::path next = fs::read_symlink(at, ec);
+    if (ec) return -1;
+    at = next.is_absolute() ? next : at.parent_path() / next;
+  }
+  return -1;
+}
 
 /// Resolves \p path for writing and checks what can be checked before
 /// writing: links resolve, the target is not a folder, and (unless it is an
@@ -185,6 +223,17 @@ struct OutputTarget {
 OutputTarget resolve_output(const std::string& path) {
   OutputTarget out{fs::path(path), {}};
   std::error_code ec;
+  // One of this process's descriptors (/dev/stdout, /dev/fd/N, ...): written
+  // through the descriptor, whatever it is open on (a terminal, a pipe, a
+  // socket, a regular file opened by `>>`).
+  if (const int fd = own_descriptor(out.target); fd >= 0) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0) throw InputError(path, 0, "cannot write: descriptor " + std::to_string(fd) + " is not open");
+    if ((flags & O_ACCMODE) == O_RDONLY)
+      throw InputError(path, 0, "cannot write: descriptor " + std::to_string(fd) + " is open for reading only");
+    out.descriptor = fd;
+    return out;
+  }
   // A device, FIFO or socket however the path reaches it, the kernel's own
   // links included (/dev/stdout, a shell's `>(...)` as /dev/fd/63: their
   // link text, "pipe:[...]", is no path), is written in place through the
@@ -271,8 +320,19 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
     mode_ = Mode::Stdout;
     return;
   }
-  const auto [target, existing] = resolve_output(path_);
+  const auto [target, existing, descriptor] = resolve_output(path_);
   target_ = target.string();
+  if (descriptor >= 0) {
+    // Our own descriptor: a duplicate shares its offset and O_APPEND, so the
+    // text lands where a write to the descriptor would, after whatever this
+    // process's stdio has buffered for it.
+    if (descriptor == 1) std::fflush(stdout);
+    if (descriptor == 2) std::fflush(stderr);
+    fd_ = ::fcntl(descriptor, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) throw InputError(path_, 0, "cannot open for writing: " + errno_text(errno));
+    mode_ = Mode::Direct;
+    return;
+  }
   if (fs::exists(existing) && !fs::is_regular_file(existing)) {
     // A device, FIFO or socket (e.g. /dev/null): nothing to replace, so write
     // to it directly; never turn it into a regular file.

@@ -196,7 +196,11 @@ void write_file_atomically(const std::string& path, std::string_view content);
 /// `reduce --json` of a large graph), with write_file_atomically()'s
 /// guarantee: the constructor checks the path and opens a temporary file in
 /// the same folder ("-" = stdout, written as it comes; a device or FIFO is
-/// written in place); commit() renames it into place. Destroyed without
+/// written in place; one of this process's own descriptors named by path,
+/// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, is written
+/// through a duplicate of that descriptor, whatever it is open on, so a
+/// shell's `>> file` keeps its earlier content and the file its inode);
+/// commit() renames a temporary into place. Destroyed without
 /// commit() (an exception), the temporary is removed and \p path is untouched.
 /// write() buffers 64 KiB. Not copyable.
 /// \throws InputError as write_file_atomically(), from any member.
@@ -240,7 +244,7 @@ void remove_temporary_outputs() noexcept;
 
 /// Checks, without writing, what write_file_atomically() would refuse before
 /// writing: an empty path, a link that does not resolve, a folder, a missing
-/// folder. For commands that write only after a long computation.
+/// folder, an own descriptor (`/dev/fd/N`) that is not open for writing. For commands that write only after a long computation.
 /// \throws InputError as write_file_atomically(). Cost: a few stat calls.
 void check_output_path(const std::string& path);
 
