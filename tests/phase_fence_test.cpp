@@ -23,6 +23,7 @@
 #include "depreduce/error.hpp"
 #include "depreduce/formats/orchestration_text.hpp"
 #include "depreduce/phase_fence.hpp"
+#include "depreduce/reference/orchestration_ir.hpp"
 #include "depreduce/reference/phase_fence.hpp"
 
 namespace {
@@ -1308,6 +1309,44 @@ TEST(PhaseFence, IterArgWithBothANameAndArrayInitIsRejected) {
   ASSERT_TRUE(problem.has_value());
   EXPECT_EQ(problem->message, "iteration argument 't' has both a name and array(n) as init");
   EXPECT_THROW(depreduce::expand_manual_phase_fence(p), depreduce::InputError);
+}
+
+/// A yield names a value of its loop's or if's body, so a bad yield is a
+/// problem of that loop or if statement, not of the last statement of the
+/// body (found by PhaseFenceProps.OracleProgramCheckAgreesWithTheOptimized:
+/// orch::find_problem() reported the body's last statement). Both checks,
+/// the optimized one and the interpreter's own, must say so.
+TEST(PhaseFence, UndefinedYieldIsAProblemOfItsLoopOrIf) {
+  // Well-formed as written (the text reader checks names itself); each yield
+  // is then renamed to a name defined nowhere.
+  orch::Program loop = parse_orchestration("orchestration func main() {\n"
+                                           "  a = array(2)\n"                        // statement 0
+                                           "  r = for i in seq(2) iter(acc = a) {\n" // 1
+                                           "    t = submit(p, [i])\n"                // 2
+                                           "    c = update(acc, i, t)\n"             // 3
+                                           "    yield c\n"
+                                           "  }\n}\n");
+  std::get<orch::Loop>(loop.functions[0].body[1].node).yields[0] = "nowhere";
+  orch::Program branch = parse_orchestration("orchestration func main(n) {\n"
+                                             "  a = array(2)\n"                      // 0
+                                             "  r = if n > 0 {\n"                    // 1
+                                             "    t = submit(p, [])\n"               // 2
+                                             "    yield a\n"
+                                             "  } else {\n"
+                                             "    u = submit(q, [])\n"               // 3
+                                             "    yield a\n"
+                                             "  }\n}\n");
+  std::get<orch::If>(branch.functions[0].body[1].node).else_yields[0] = "nowhere";
+  for (const orch::Program* p : {&loop, &branch}) {
+    const auto optimized = orch::find_problem(*p);
+    const auto oracle = depreduce::reference::first_program_problem(*p);
+    ASSERT_TRUE(optimized.has_value());
+    ASSERT_TRUE(oracle.has_value());
+    EXPECT_EQ(optimized->stmt, 1u) << optimized->message;
+    EXPECT_EQ(oracle->stmt, 1u) << oracle->message;
+    EXPECT_EQ(optimized->message, "use of undefined name 'nowhere'");
+    EXPECT_EQ(oracle->message, optimized->message);
+  }
 }
 
 TEST(PhaseFenceOracle, CopiesShareStorageAndExpressionInitsAreNewEachTime) {
