@@ -15,7 +15,7 @@
 /// (corpus/real/wfcommons/pegasus/epigenomics/..., 2 MB; DEPREDUCE_SOURCE_DIR
 /// or the working directory locates corpus/) with the one-pass reader and its
 /// nlohmann twin.
-/// Targets (issue 15): the reader >= 300 MB/s on both workloads (the 20k DAG
+/// Targets: the reader >= 300 MB/s on both workloads (the 20k DAG
 /// and the 10^6-instruction matmul, BM_ReadDotLarge/1/1000000). Run on a quiet
 /// machine: `build/bench/io_bench --benchmark_repetitions=5`.
 //===----------------------------------------------------------------------===//
@@ -35,7 +35,7 @@
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
 #include "depreduce/formats/reference/wfjson_reader.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 
 namespace {
 
@@ -48,8 +48,8 @@ const std::string& text_of(int workload, std::uint64_t size) {
   const int slot = size > 100000 ? 1 : 0;
   std::string& t = cache[workload][slot];
   if (t.empty() || cached_size[workload][slot] != size) {
-    t = formats::write_dot(testing::generate_workload(
-        testing::parse_workload(workload == 0 ? "dag" : "matmul"), size, 1));
+    t = formats::write_dot(workloads::generate_workload(
+        workloads::parse_workload(workload == 0 ? "dag" : "matmul"), size, 1));
     cached_size[workload][slot] = size;
   }
   return t;

@@ -1,7 +1,7 @@
 //===- props/phase_fence_props.cpp - ExpandManualPhaseFence properties ---===//
 ///
 /// \file
-/// Random orchestration programs (testing/phase_fence.hpp: every compressed
+/// Random orchestration programs (testing/fence_programs.hpp: every compressed
 /// and every fallback shape, phase chains, ping-pong and their unsafe
 /// look-alikes included, with copies `x = a` and `iter(acc = array(n))`
 /// inits; random sizes, trip counts and wrapping loops)
@@ -34,7 +34,7 @@
 #include "depreduce/phase_fence.hpp"
 #include "depreduce/reference/orchestration_ir.hpp"
 #include "depreduce/reference/phase_fence.hpp"
-#include "depreduce/testing/phase_fence.hpp"
+#include "depreduce/testing/fence_programs.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 //===- window_reducer_props.cpp - Properties of the bounded window --------===//
 ///
 /// \file
-/// RapidCheck properties of SPEC §6 on random streams (testing/window.hpp:
+/// RapidCheck properties of SPEC §6 on random streams (testing/task_streams.hpp:
 /// random rings, slot reuse with generations, stale generations, distances
 /// around 64/128/256, WAIT/RETAIN flags, duplicates, random candidate order),
 /// for BL = 64, 128, 256 and both modes:
@@ -29,7 +29,7 @@
 #include "depreduce/error.hpp"
 #include "depreduce/reference/window_reducer.hpp"
 #include "depreduce/testing/implementations.hpp"
-#include "depreduce/testing/window.hpp"
+#include "depreduce/testing/task_streams.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 //===- tests/phase_fence_test.cpp - ExpandManualPhaseFence, named shapes -===//
 ///
 /// \file
-/// One test per compressed shape and per fallback shape of issue 6 / SPEC §7,
+/// One test per compressed shape and per fallback shape of SPEC §7,
 /// each written in the text form. Every expected number (N, M, dynamic edges
 /// before and after) is derived by hand in the comment next to it; the
 /// interpreter oracle (reference/) must also find happens-before among the
@@ -909,7 +909,7 @@ TEST_F(FenceCli, BadInputExitsTwoWithFileLineColumn) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Phase chain (issue 16): alias safety per storage instance
+// Phase chain: alias safety per storage instance
 //===----------------------------------------------------------------------===//
 
 /// The issue's example, with the sizes as parameters: `phases` sequential
@@ -1428,7 +1428,7 @@ TEST_F(FenceCli, TripTakesOneValueSoTheFileMayFollowIt) {
   EXPECT_EQ(nlohmann::json::parse(two.out)["trips"], (nlohmann::json{{"m", 3}, {"n", 2}}));
 }
 
-// Fresh-user trial (issue 16): an error the interpreter finds only when it
+// Fresh-user trial: an error the interpreter finds only when it
 // runs the program with the given trip counts names the file and says so.
 TEST_F(FenceCli, InterpreterErrorsNameTheFileAndTheTripValues) {
   std::string bad = (tmp_ / "index.orch").string();
