@@ -1,7 +1,7 @@
 //===- bench/dependence_builder_bench.cpp - Build, reduce, verify ---------===//
 ///
 /// Google Benchmark of the SPEC §5 pipeline on generated walrus-style
-/// instruction graphs (testing::generate_workload, 8 engines, sbuf/psum/dram
+/// instruction graphs (workloads::generate_workload, 8 engines, sbuf/psum/dram
 /// tiles) with their edges stripped, so the builder re-derives them:
 ///  - BM_Build/<workload>/n: computed kinds + the built graph (dep_opt);
 ///  - BM_Reduce/<workload>/n: exact reduction of the built graph;
@@ -27,7 +27,7 @@
 #include "depreduce/reference/label_verification.hpp"
 #include "depreduce/reference/race_check.hpp"
 #include "depreduce/testing/access_programs.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 #include "depreduce/transitive_reduction.hpp"
 
 namespace {
@@ -46,8 +46,8 @@ const Input& input(std::int64_t workload, std::int64_t size) {
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   Input in;
-  const auto kind = workload == 0 ? testing::Workload::TiledMatmul : testing::Workload::Attention;
-  in.stripped = testing::without_edges(testing::generate_workload(kind, static_cast<std::uint64_t>(size), 42));
+  const auto kind = workload == 0 ? workloads::Workload::TiledMatmul : workloads::Workload::Attention;
+  in.stripped = testing::without_edges(workloads::generate_workload(kind, static_cast<std::uint64_t>(size), 42));
   in.built = build_dependences(in.stripped);
   Reduction r = reduce(in.built);
   in.removed = r.removed.size();

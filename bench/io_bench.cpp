@@ -16,11 +16,11 @@
 /// nlohmann twin. BM_ReadDotOfWfJson reads the same graph as DOT (the text
 /// `depreduce convert FILE -o FILE.dot` writes; DEPREDUCE_WFJSON_DOT names
 /// that file, else it is made in-process the way convert makes it), so one
-/// run gives both MB/s: issue 44's target is the WfCommons reader at >= half
-/// the DOT reader's MB/s on this graph. BM_WfJsonNlohmannSaxFloor is what
+/// run gives both MB/s: the target is the WfCommons reader at >= half the DOT
+/// reader's MB/s on this graph. BM_WfJsonNlohmannSaxFloor is what
 /// nlohmann-json's SAX parser costs on the file with a handler that keeps
 /// nothing: no reader built on it can be faster (why read_wfjson is ours).
-/// Targets (issue 15): the reader >= 300 MB/s on both workloads (the 20k DAG
+/// Targets: the reader >= 300 MB/s on both workloads (the 20k DAG
 /// and the 10^6-instruction matmul, BM_ReadDotLarge/1/1000000). Run on a quiet
 /// machine: `build/bench/io_bench --benchmark_repetitions=5`. Linked with
 /// the CLI's allocator object where the CLI has one (bench/CMakeLists.txt),
@@ -39,7 +39,7 @@
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
 #include "depreduce/formats/reference/wfjson_reader.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 
 namespace {
 
@@ -52,8 +52,8 @@ const std::string& text_of(int workload, std::uint64_t size) {
   const int slot = size > 100000 ? 1 : 0;
   std::string& t = cache[workload][slot];
   if (t.empty() || cached_size[workload][slot] != size) {
-    t = formats::write_dot(testing::generate_workload(
-        testing::parse_workload(workload == 0 ? "dag" : "matmul"), size, 1));
+    t = formats::write_dot(workloads::generate_workload(
+        workloads::parse_workload(workload == 0 ? "dag" : "matmul"), size, 1));
     cached_size[workload][slot] = size;
   }
   return t;

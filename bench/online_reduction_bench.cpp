@@ -7,7 +7,7 @@
 ///  - BM_Online/dag and BM_Reduce/dag: the 20,000-node random DAG of
 ///    transitive_reduction_bench (each node to ~10 nodes 1..200 ahead, no engines);
 ///  - BM_Online/matmul and BM_Reduce/matmul: a 10^5-instruction tiled matmul
-///    stream (testing::generate_workload, `depreduce generate matmul`: 8 engines,
+///    stream (workloads::generate_workload, `depreduce generate matmul`: 8 engines,
 ///    asynchronous DMA queues, barriers).
 /// Successor counts are declared up front (a compiler knows its users), so
 /// closures are released as in reduce(). Counters: ns_per_edge (wall time per
@@ -23,7 +23,7 @@
 
 #include "depreduce/online_reduction.hpp"
 #include "depreduce/testing/generators.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 #include "depreduce/transitive_reduction.hpp"
 
 namespace {
@@ -60,7 +60,7 @@ Stream make_stream(Graph g) {
 
 const Stream& stream(int which) {
   static const Stream dag = make_stream(testing::random_dag(20000, 10, 200, 42));
-  static const Stream matmul = make_stream(testing::generate_workload(testing::Workload::TiledMatmul, 100000, 1));
+  static const Stream matmul = make_stream(workloads::generate_workload(workloads::Workload::TiledMatmul, 100000, 1));
   return which == 0 ? dag : matmul;
 }
 

@@ -265,7 +265,7 @@ def checked(result, cmd):
 
 
 def whole_process(args):
-    """Issue 15 targets, whole process (`depreduce reduce FILE -o OUT`), medians
+    """The whole-process targets (`depreduce reduce FILE -o OUT`), medians
     of --ours-runs runs around each of --repeat peer runs (the first half
     before it, the rest after): 20k DAG <= 40 ms and >= 10,000x tred in the
     same run; 10^6-instruction matmul <= 3 s, peak <= 800 MB."""
@@ -374,7 +374,7 @@ def main():
     ap.add_argument("--ours-runs", type=int, default=5,
                     help="--whole-process: depreduce runs around each tred run (half before it, half after)")
     ap.add_argument("--whole-process", action="store_true",
-                    help="only the whole-process rows of issue 15 (20k DAG vs tred, 10^6-instruction matmul)")
+                    help="only the whole-process rows (20k DAG vs tred, 10^6-instruction matmul)")
     ap.add_argument("--baseline", help="--whole-process: a build folder of the old CLI to compare against "
                     "(runs interleaved; no tred)")
     ap.add_argument("--ab-runs", type=int, default=21, help="--baseline: runs of each CLI on the 20k DAG")

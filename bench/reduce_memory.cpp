@@ -1,6 +1,6 @@
 //===- bench/reduce_memory.cpp - Peak memory of reduce() ------------------===//
 ///
-/// Issue 3's memory targets, measured on whole graphs rather than timed:
+/// The memory targets, measured on whole graphs rather than timed:
 ///  - peak memory added by reduce() per input edge (target < 64 bytes), read
 ///    from the kernel's high-water mark (VmHWM, reset through
 ///    /proc/self/clear_refs before each call), the input graph excluded;
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "depreduce/testing/generators.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 #include "depreduce/transitive_reduction.hpp"
 
 namespace {
@@ -113,8 +113,8 @@ int main(int argc, char** argv) {
   const std::uint64_t n = quick ? 100000 : 1000000;
   std::printf("| graph | nodes | edges | removed | sweep alone, bytes per edge | peak added by reduce (incl. result) | bytes per edge | peak live closures | peak closure bytes |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  measure("tiled matmul (8 engines)", [&] { return testing::generate_workload(testing::Workload::TiledMatmul, n, 42); });
-  measure("attention (8 engines)", [&] { return testing::generate_workload(testing::Workload::Attention, n, 42); });
+  measure("tiled matmul (8 engines)", [&] { return workloads::generate_workload(workloads::Workload::TiledMatmul, n, 42); });
+  measure("attention (8 engines)", [&] { return workloads::generate_workload(workloads::Workload::Attention, n, 42); });
   measure("chain + shortcuts (no engines)", [&] { return chain(static_cast<NodeId>(n)); });
   const NodeId side = quick ? 316 : 1000;
   measure("square layered, each node to 4 in the next layer (no engines)", [&] { return layered(side, side); });

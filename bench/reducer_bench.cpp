@@ -19,7 +19,7 @@
 /// regions, and reports ns per region per path (thread CPU time) and the
 /// ratios as counters.
 /// The 20k-node DAG (`depreduce generate dag --size 20000 --seed 1`, i.e.
-/// testing::generate_workload(RandomDag, 20000, 1)) is run the same way.
+/// workloads::generate_workload(RandomDag, 20000, 1)) is run the same way.
 ///
 /// Every path's removed count is checked against the manifest's (regions)
 /// or reduce()'s (20k DAG) before timing: a fast wrong answer aborts.
@@ -40,7 +40,7 @@
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/graph_builder.hpp"
 #include "depreduce/reducer.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 
 #ifdef DEPREDUCE_BENCH_LLVM
 #include <llvm/CodeGen/ScheduleDAG.h>
@@ -97,7 +97,7 @@ Arrays arrays_of(const Graph& g) {
 }
 
 const Graph& dag20k() {
-  static const Graph g = testing::generate_workload(testing::Workload::RandomDag, 20000, 1);
+  static const Graph g = workloads::generate_workload(workloads::Workload::RandomDag, 20000, 1);
   return g;
 }
 const Arrays& dag20k_arrays() {

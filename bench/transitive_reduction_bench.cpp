@@ -2,7 +2,7 @@
 ///
 /// Google Benchmark over both twins and Boost's own transitive_reduction:
 ///  - BM_Reduce<impl>/n: random DAGs, each node to ~10 nodes 1..200 ahead
-///    (n = 20,000 is the issue-2 target: < 25 ns per input edge, >= 100x Boost);
+///    (n = 20,000 has a target: < 25 ns per input edge, >= 100x Boost);
 ///  - BM_ReduceOptimizedKeptEdges/20000: the same plus kept_edges() (the
 ///    reduced edge list as new Edge records);
 ///  - BM_ReduceEngines/n: walrus-style graphs on 8 engines;

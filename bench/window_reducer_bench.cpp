@@ -1,7 +1,7 @@
 //===- bench/window_reducer_bench.cpp - Bounded-window reducer cost ------===//
 ///
 /// \file
-/// Per-task cost of window_reducer<BL>::submit (SPEC §6, issue 5 target:
+/// Per-task cost of window_reducer<BL>::submit (SPEC §6; target:
 /// < 20 ns per task at BL = 64, < 60 ns at BL = 256 - a benchmark target, not
 /// a test):
 ///  - BM_WindowSubmit<BL>/global|same-ring: one pass over a 10^6-task stream,
@@ -38,7 +38,7 @@
 #include <span>
 #include <vector>
 
-#include "depreduce/testing/window.hpp"
+#include "depreduce/testing/task_streams.hpp"
 #include "depreduce/window_reducer.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "depreduce/formats/formats.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 
 namespace depreduce::cli {
 
@@ -22,7 +22,7 @@ void add_generate_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("generate", "Write a realistic walrus-style instruction graph (DOT) for tests and benchmarks");
   cmd->add_option("KIND", args->kind, "Workload: matmul (tiled matmul), attention, or dag (random DAG without engines)")
-      ->required()->check(CLI::IsMember(testing::workload_names()));
+      ->required()->check(CLI::IsMember(workloads::workload_names()));
   cmd->add_option("--size", args->size, "About this many instructions")->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   cmd->add_option("--seed", args->seed, "Seed for tile shapes and DMA queue choice")
       ->check(CLI::Validator(
@@ -37,7 +37,7 @@ void add_generate_command(CLI::App& app) {
           "UINT64"));
   cmd->add_option("-o,--output", args->out, "Output file (atomic); - = stdout");
   cmd->callback([args] {
-    Graph g = testing::generate_workload(testing::parse_workload(args->kind), args->size, args->seed);
+    Graph g = workloads::generate_workload(workloads::parse_workload(args->kind), args->size, args->seed);
     formats::write_file_atomically(args->out, formats::write_dot(g));
     exit_code = kExitOk;
   });

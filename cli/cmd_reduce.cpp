@@ -429,7 +429,7 @@ void add_reduce_commands(CLI::App& app) {
     for (const Edge& e : g.edges) exists |= (e.src == s && e.dst == d);
     if (!exists) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
     // Prefer a path the reduction keeps, so the witness reads next to the
-    // reduced output (issue 17); find_kept_witness() is empty iff needed.
+    // reduced output; find_kept_witness() is empty iff needed.
     auto w = find_kept_witness(g, s, d);
     if (!w) {
       fmt::print("{} -> {} is needed: no other path implies it\n", eargs->src, eargs->dst);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the parallel-parts table of docs/model.md (issue 14) from SPEC §2,
+"""Writes the parallel-parts table of docs/model.md from SPEC §2,
 stated here on its own: a third statement of the rule, next to the optimized
 merge and the oracle. tests/parallel_parts_test.cpp reads the table back and
 checks every row against both. Usage: docs/parallel_parts_table.py > table.md

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the seed inputs of fuzz_build_diff, fuzz_verify and fuzz_expand
+"""Writes the seed inputs of fuzz_dependence_builder_diff, fuzz_label_verification_diff and fuzz_scheduling_units_diff
 into corpus/<target>/.
 
-Access programs (fuzz_build_diff, fuzz_verify), the layout
+Access programs (fuzz_dependence_builder_diff, fuzz_label_verification_diff), the layout
 testing::access_program_from_bytes() decodes (testing/src/access_programs.cpp):
   b0: n = b0 % 32 + 1 nodes;  b1: spaces = b1 % 3 + 1 (sbuf, psum, dram),
       engines = (b1 >> 2) % 5 (0 = none)
@@ -15,7 +15,7 @@ testing::access_program_from_bytes() decodes (testing/src/access_programs.cpp):
       top of the 64-bit space
   then edges (a, b, kf): min -> max of a % n, b % n; kinds kf & 15;
       flags (kf >> 4) % 4: 0 retain, 1-2 wait, 3 wait|retain
-Unit graphs (fuzz_expand), testing::unit_graph_from_bytes():
+Unit graphs (fuzz_scheduling_units_diff), testing::unit_graph_from_bytes():
   b0: leaves = b0 % 40 + 1;  b1: flags (1 shuffle ids, 2 a top-level node
       named like a generated name, 4 one node listed in a second subgraph)
   steps t: t % 8 in 0,1 open cluster [a b c D "" _ x/y a][(t >> 3) % 8];
@@ -113,6 +113,6 @@ def write(target, seeds):
 
 if __name__ == "__main__":
     access = access_seeds()
-    write("fuzz_build_diff", access)
-    write("fuzz_verify", access)
-    write("fuzz_expand", unit_seeds())
+    write("fuzz_dependence_builder_diff", access)
+    write("fuzz_label_verification_diff", access)
+    write("fuzz_scheduling_units_diff", unit_seeds())

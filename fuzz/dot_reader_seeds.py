@@ -3,7 +3,7 @@
 corpus/fuzz_dot_reader_diff/ (named by content, so rerunning is harmless):
 
   real-*      every DOT file of corpus/real (all under 1 MiB);
-  (sha1)      the parse regressions and hand-written cases of corpus/fuzz_parse_dot;
+  (sha1)      the parse regressions and hand-written cases of corpus/fuzz_dot_reader_roundtrip;
   gram-*      one input per construct of cgraph's grammar and scanner: strict,
               keywords in any case, quoted strings with escapes, backslash-newline
               and lone newlines, '+' concatenation, HTML strings, the three comment
@@ -102,7 +102,7 @@ def main():
     for path in sorted(glob.glob(os.path.join(ROOT, "corpus", "real", "**", "*"), recursive=True)):
         if path.endswith((".dot", ".gv")) and os.path.getsize(path) < (1 << 20):
             shutil.copyfile(path, os.path.join(OUT, "real-" + os.path.basename(path)))
-    for path in sorted(glob.glob(os.path.join(ROOT, "corpus", "fuzz_parse_dot", "*"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "corpus", "fuzz_dot_reader_roundtrip", "*"))):
         shutil.copyfile(path, os.path.join(OUT, os.path.basename(path)))
     for name, text in GRAMMAR.items():
         write("gram-" + name + ".dot", text)

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the seed inputs of fuzz_window_diff into corpus/fuzz_window_diff/.
+"""Writes the seed inputs of fuzz_window_reducer_diff into corpus/fuzz_window_reducer_diff/.
 
 The byte layout is the one testing::stream_from_bytes() decodes
-(testing/src/window.cpp):
+(testing/src/task_streams.cpp):
   header: b0: rings = 1 + b0 % 4; bit 2: mode (0 global, 1 same-ring);
-              BL = [64, 128, 256][(b0 >> 3) % 3] - fuzz_window_diff runs each
+              BL = [64, 128, 256][(b0 >> 3) % 3] - fuzz_window_reducer_diff runs each
               input for that one mode and BL only;
           slots = [3, 16, 64, 300, 1024][b1 % 5];
           b2 bit 0 -> 32-bit sequence, bit 1 -> start (b2 >> 2) % 16 below the wrap
@@ -26,7 +26,7 @@ Usage: python3 fuzz/window_seeds.py  (from the repository root)
 import os
 import random
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "fuzz_window_diff")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "fuzz_window_reducer_diff")
 
 
 def near(d, flags=0, source=0):

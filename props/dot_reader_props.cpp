@@ -175,3 +175,65 @@ RC_GTEST_PROP(DotReader, FastEqualsCgraphOnWrittenText, ()) {
   const auto why = formats::mismatch(fast, ref);
   if (why) RC_FAIL(*why + "\n" + text + "\n--- fast\n" + formats::describe(fast) + "--- cgraph\n" + formats::describe(ref));
 }
+
+namespace {
+
+/// A byte-range list the way people and tools write them: 0 to 3 ranges,
+/// names with '.', '-', '_' and digits, decimal or hexadecimal bounds near 0
+/// and near 2^64, blanks anywhere; then sometimes one piece of it replaced by
+/// a stray token (a missing or doubled mark, a digit-led name, a sign, an
+/// overlong number, a bound pair with lo > hi).
+std::string gen_byte_range_list() {
+  static const char* blanks[] = {"", "", "", " ", "\t", "\n ", "\v", "\f"};
+  static const char* spaces[] = {"sbuf", "psum", "a.b-c_d", "_x", "-", ".", "s1"};
+  static const char* numbers[] = {"0", "1", "7", "64", "0x10", "0X1f", "0xFFFFFFFFFFFFFFFF", "0x00000000000000001",
+                                  "18446744073709551615", "18446744073709551616", "00000000000000000001",
+                                  "0x10000000000000000", "99999999999999999999"};
+  static const char* strays[] = {"", ",", ":", "[", ")", "]", "1a", "-1", "+1", "0x", "0xg", "1.5", "x", "(", "\"",
+                                 ",,", "a:[2,1)", "a:[0x2,1)"};
+  auto blank = [] { return std::string(blanks[*rc::gen::inRange<std::size_t>(0, std::size(blanks))]); };
+  std::vector<std::string> pieces;
+  const int ranges = *rc::gen::inRange(0, 4);
+  for (int r = 0; r < ranges; ++r) {
+    if (r > 0) pieces.push_back(",");
+    for (std::string p : {std::string(spaces[*rc::gen::inRange<std::size_t>(0, std::size(spaces))]), std::string(":"),
+                          std::string("["), std::string(numbers[*rc::gen::inRange<std::size_t>(0, std::size(numbers))]),
+                          std::string(","), std::string(numbers[*rc::gen::inRange<std::size_t>(0, std::size(numbers))]),
+                          std::string(")")})
+      pieces.push_back(p);
+  }
+  if (*rc::gen::inRange(0, 3) == 0) {
+    const std::string stray = strays[*rc::gen::inRange<std::size_t>(0, std::size(strays))];
+    if (pieces.empty() || *rc::gen::arbitrary<bool>()) pieces.insert(pieces.begin() + *rc::gen::inRange<std::size_t>(0, pieces.size() + 1), stray);
+    else pieces[*rc::gen::inRange<std::size_t>(0, pieces.size())] = stray;
+  }
+  std::string text = blank();
+  for (const std::string& p : pieces) text += p + blank();
+  return text;
+}
+
+template <class Parse> std::string parsed(Parse parse, const std::string& text) {
+  try {
+    return "ok " + formats::format_byte_ranges(parse(text, "f", 7));
+  } catch (const InputError& e) {
+    return "rejected on line " + std::to_string(e.line());
+  }
+}
+
+} // namespace
+
+/// The reference reader's own byte-range parser accepts exactly the lists
+/// formats::parse_byte_ranges() accepts, with the same ranges, and its
+/// writer spells them as format_byte_ranges() does.
+RC_GTEST_PROP(DotReader, ReferenceByteRangeParserAgreesWithTheOptimized, ()) {
+  const std::string text = gen_byte_range_list();
+  const std::string optimized = parsed(formats::parse_byte_ranges, text);
+  const std::string oracle = parsed(formats::reference::read_byte_ranges, text);
+  RC_CLASSIFY(optimized.rfind("ok", 0) == 0, "accepted");
+  RC_LOG() << "text: " << text << "\n";
+  RC_ASSERT(optimized == oracle);
+  if (optimized.rfind("ok", 0) == 0) {
+    const auto ranges = formats::parse_byte_ranges(text, "f", 7);
+    RC_ASSERT(formats::reference::write_byte_ranges(ranges) == formats::format_byte_ranges(ranges));
+  }
+}

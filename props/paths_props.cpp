@@ -1,6 +1,6 @@
 //===- paths_props.cpp - Witnesses in the reduced graph ------------------===//
 ///
-/// Issue 17: every removed edge has a witness made of edges the reduction
+/// Every removed edge has a witness made of edges the reduction
 /// keeps (and implicit engine edges); PathFinder finds it and is_witness
 /// accepts it. The implementation is named in every failure (RC_LOG).
 //===----------------------------------------------------------------------===//

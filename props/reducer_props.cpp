@@ -26,7 +26,7 @@
 #include "depreduce/testing/generators.hpp"
 #include "depreduce/testing/implementations.hpp"
 #include "depreduce/testing/show.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 
 namespace depreduce {
 namespace {
@@ -102,8 +102,8 @@ std::vector<Graph> graphs_from_every_generator(std::uint64_t seed, std::uint32_t
   out.push_back(testing::engine_graph_from_bytes(bytes.data(), bytes.size()));
   out.push_back(make_program_order(testing::input_graph_from_bytes(bytes.data(), bytes.size())));
   out.push_back(parts_graph(rng(), static_cast<std::uint32_t>(rng() % 3)));
-  const std::vector<std::string> names = testing::workload_names();
-  out.push_back(testing::generate_workload(testing::parse_workload(names[rng() % names.size()]), 20 + rng() % 150, rng()));
+  const std::vector<std::string> names = workloads::workload_names();
+  out.push_back(workloads::generate_workload(workloads::parse_workload(names[rng() % names.size()]), 20 + rng() % 150, rng()));
   return out;
 }
 

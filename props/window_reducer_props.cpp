@@ -1,7 +1,7 @@
 //===- window_reducer_props.cpp - Properties of the bounded window --------===//
 ///
 /// \file
-/// RapidCheck properties of SPEC §6 on random streams (testing/window.hpp:
+/// RapidCheck properties of SPEC §6 on random streams (testing/task_streams.hpp:
 /// random rings, slot reuse with generations, stale generations, distances
 /// around 64/128/256, WAIT/RETAIN flags, duplicates, random candidate order),
 /// for BL = 64, 128, 256 and both modes:
@@ -10,7 +10,9 @@
 ///  - none reduces an edge the exact reduction (SPEC §4) of the stream's
 ///    complete WAIT graph keeps;
 ///  - the order of candidates never matters to any of them;
-///  - BL = 256 removes a superset of BL = 128, which removes a superset of BL = 64.
+///  - BL = 256 removes a superset of BL = 128, which removes a superset of BL = 64;
+///  - the oracle's own option check and canonical order agree with the
+///    optimized ones (same accept/reject and message; same order).
 /// A case is a seed plus small generator knobs; RapidCheck shrinks the knobs
 /// (fewer tasks, fewer candidates) and prints them with the failing stream.
 //===----------------------------------------------------------------------===//
@@ -24,8 +26,10 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include "depreduce/error.hpp"
+#include "depreduce/reference/window_reducer.hpp"
 #include "depreduce/testing/implementations.hpp"
-#include "depreduce/testing/window.hpp"
+#include "depreduce/testing/task_streams.hpp"
 
 namespace {
 
@@ -162,6 +166,56 @@ RC_GTEST_PROP(WindowReducerProps, LargerWindowRemovesASuperset, ()) {
   }
   RC_CLASSIFY(more128, "128 removes more than 64");
   RC_CLASSIFY(more256, "256 removes more than 128");
+}
+
+/// What a check of options does: "" if it accepts, else the InputError's
+/// file, line and message.
+template <class Check> std::string verdict(Check check, const WindowOptions& o) {
+  try {
+    check(o);
+    return "";
+  } catch (const InputError& e) {
+    return e.file() + ":" + std::to_string(e.line()) + ": " + e.problem();
+  }
+}
+
+/// Options around every bound of the rules: 0 and 1 rings and slots,
+/// products just under, at and over kMaxWindowSlots, widths 0/31/32/33/64/65,
+/// first sequence numbers around 2^32.
+RC_GTEST_PROP(WindowReducerProps, OracleOptionCheckAgreesWithTheOptimized, ()) {
+  WindowOptions o;
+  o.rings = *rc::gen::oneOf(rc::gen::element(0u, 1u, 2u, 4u, 16u, 256u, 4096u, 16777216u, 16777217u, 4294967295u),
+                            rc::gen::arbitrary<std::uint32_t>());
+  // Often exactly at, or one slot over, kMaxWindowSlots in all.
+  const std::uint32_t at_limit = o.rings == 0 ? 1u : static_cast<std::uint32_t>(kMaxWindowSlots / o.rings);
+  o.slots_per_ring = *rc::gen::oneOf(rc::gen::element(0u, 1u, 2u, 4096u, 4097u, 16384u, 16777216u, 4294967295u),
+                                     rc::gen::element(at_limit, at_limit + 1u), rc::gen::arbitrary<std::uint32_t>());
+  o.seq_width = *rc::gen::element(0u, 31u, 32u, 33u, 64u, 65u);
+  o.initial_seq = *rc::gen::oneOf(
+      rc::gen::element<std::uint64_t>(0, 4294967295ull, 4294967296ull, ~std::uint64_t{0}),
+      rc::gen::arbitrary<std::uint64_t>());
+  const std::string optimized = verdict([](const WindowOptions& x) { validate_window_options(x); }, o);
+  const std::string oracle = verdict([](const WindowOptions& x) { reference::check_window_options(x); }, o);
+  RC_CLASSIFY(optimized.empty(), "accepted");
+  RC_ASSERT(optimized == oracle);
+}
+
+/// Edges as run_window() makes them (distance 0 exactly when stale), from
+/// small domains so that ties and equal fields are common.
+WindowEdge gen_window_edge() {
+  WindowEdge e;
+  e.producer = *rc::gen::inRange<TaskId>(0, 2);
+  e.producer_generation = *rc::gen::inRange<Generation>(0, 3);
+  e.status = *rc::gen::element(WindowStatus::Stale, WindowStatus::Stale, WindowStatus::Stale, WindowStatus::CrossRing,
+                               WindowStatus::Untracked, WindowStatus::Tracked);
+  e.distance = e.status == WindowStatus::Stale ? 0 : *rc::gen::inRange<std::uint64_t>(1, 3);
+  return e;
+}
+
+RC_GTEST_PROP(WindowReducerProps, OracleCanonicalOrderAgreesWithTheOptimized, ()) {
+  const WindowEdge a = gen_window_edge(), b = gen_window_edge();
+  RC_ASSERT(reference::in_canonical_order(a, b) == canonical_before(a, b));
+  RC_ASSERT(reference::in_canonical_order(b, a) == canonical_before(b, a));
 }
 
 } // namespace

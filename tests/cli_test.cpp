@@ -351,7 +351,7 @@ TEST_F(Cli, GenerateRejectsASeedThatIsNotAnUnsigned64BitInteger) {
 
 namespace {
 
-// Issue 14: the written output has the input's ordering, parallel parts and
+// The written output has the input's ordering, parallel parts and
 // all, and `reduce` then `reduce` again gives the same file.
 TEST_F(Cli, ReduceKeepsWhatParallelPartsDemandAndIsAFixpoint) {
   const std::string in = write("parts.dot", R"(digraph {
@@ -412,7 +412,7 @@ TEST_F(Cli, ImplReferenceIsByteIdenticalOnTheRealCorpus) {
 
 namespace {
 
-// Fresh-user trial (issue 14): an engine graph listed out of program order
+// Fresh-user trial: an engine graph listed out of program order
 // inside a cluster. The nodes are written in program order, and so must the
 // cluster's members be (cgraph lists members in node order), or a second
 // reduce writes another file.

@@ -13,7 +13,7 @@
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/reference/transitive_reduction.hpp"
 #include "depreduce/testing/access_programs.hpp"
-#include "depreduce/testing/workloads.hpp"
+#include "depreduce/workloads/workloads.hpp"
 #include "depreduce/transitive_reduction.hpp"
 
 namespace depreduce {
@@ -203,8 +203,8 @@ TEST_P(Builder, WorkloadRebuildMatchesItsHazardEdges) {
   // including read-modify-write accumulations (a matmul that reads and writes
   // its PSUM tile stays a reader of it, so the next accumulation gets
   // OUTPUT|ANTI|FLOW): rebuilding from the accesses gives the same edges.
-  for (auto kind : {testing::Workload::TiledMatmul, testing::Workload::Attention}) {
-    Graph w = testing::generate_workload(kind, 400, 1);
+  for (auto kind : {workloads::Workload::TiledMatmul, workloads::Workload::Attention}) {
+    Graph w = workloads::generate_workload(kind, 400, 1);
     Graph built = build(testing::without_edges(w));
     ASSERT_EQ(built.edges.size(), w.edges.size());
     for (std::size_t i = 0; i < w.edges.size(); ++i) {

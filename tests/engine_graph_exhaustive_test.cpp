@@ -1,6 +1,6 @@
 //===- engine_graph_exhaustive_test.cpp - Small-scope tiers for engine graphs ===//
 ///
-/// Issue 14, item 3: every engine graph with up to three nodes, and a seeded
+/// Every engine graph with up to three nodes, and a seeded
 /// sample of a million graphs with four or five, each checked as
 /// "production path == oracle on the input as read"
 /// (testing::raw_input_difference): make_program_order and reduce under every
@@ -54,7 +54,7 @@ std::vector<NodeSpec> node_specs() {
 const KindSet kFlowAnti = KindSet(Kind::Flow) | Kind::Anti;
 const FlagSet kWait = FlagSet::wait(), kRetain = FlagSet::retain(), kBoth = FlagSet::wait() | Flag::Retain;
 
-/// The seven pair shapes of issue 14 (a C part is labelled FLOW|ANTI, so that
+/// The seven pair shapes of parallel parts (SPEC §2; a C part is labelled FLOW|ANTI, so that
 /// a filter admitting one of the two kinds must not admit it; the parallel C
 /// part is unlabelled).
 const std::vector<std::vector<PartSpec>> kPairs = {

@@ -1,4 +1,4 @@
-//===- equiv_cli_test.cpp - equiv, --cycles, --json, stdin (issue 17) ----===//
+//===- equiv_cli_test.cpp - equiv, --cycles, --json, stdin ---------------===//
 ///
 /// Runs the built `depreduce` binary: `equiv` exit codes and messages,
 /// `reduce --cycles condense`, the `reduce --json` removed list with witnesses

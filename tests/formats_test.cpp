@@ -1030,7 +1030,7 @@ TEST(Files, JsonSummary) {
 
 } // namespace
 
-// ---- Model attributes, decoded independently (issue 14, item 4) ----------
+// ---- Model attributes, decoded independently ----------------------------
 // Both twins receive kinds, flags, engine, async and barrier already parsed
 // by the reader (and its parse_kinds/parse_flags), so the reader's decoding
 // is checked here against the documented spellings (docs/formats.md), with

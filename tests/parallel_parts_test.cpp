@@ -1,6 +1,6 @@
 //===- parallel_parts_test.cpp - docs/model.md's parallel-parts table, row by row ===//
 ///
-/// Issue 14, item 1: the table in docs/model.md lists every combination of
+/// The table in docs/model.md lists every combination of
 /// one, two and three parts {unlabelled, data kinds (flow), ordered only,
 /// flow|ordered} x {wait, retain, wait|retain} between one pair, with what
 /// the pair demands, the merged kinds and flags, and what the writer emits.

@@ -1,7 +1,7 @@
 //===- tests/phase_fence_test.cpp - ExpandManualPhaseFence, named shapes -===//
 ///
 /// \file
-/// One test per compressed shape and per fallback shape of issue 6 / SPEC §7,
+/// One test per compressed shape and per fallback shape of SPEC §7,
 /// each written in the text form. Every expected number (N, M, dynamic edges
 /// before and after) is derived by hand in the comment next to it; the
 /// interpreter oracle (reference/) must also find happens-before among the
@@ -23,6 +23,7 @@
 #include "depreduce/error.hpp"
 #include "depreduce/formats/orchestration_text.hpp"
 #include "depreduce/phase_fence.hpp"
+#include "depreduce/reference/orchestration_ir.hpp"
 #include "depreduce/reference/phase_fence.hpp"
 
 namespace {
@@ -908,7 +909,7 @@ TEST_F(FenceCli, BadInputExitsTwoWithFileLineColumn) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Phase chain (issue 16): alias safety per storage instance
+// Phase chain: alias safety per storage instance
 //===----------------------------------------------------------------------===//
 
 /// The issue's example, with the sizes as parameters: `phases` sequential
@@ -1310,6 +1311,44 @@ TEST(PhaseFence, IterArgWithBothANameAndArrayInitIsRejected) {
   EXPECT_THROW(depreduce::expand_manual_phase_fence(p), depreduce::InputError);
 }
 
+/// A yield names a value of its loop's or if's body, so a bad yield is a
+/// problem of that loop or if statement, not of the last statement of the
+/// body (found by PhaseFenceProps.OracleProgramCheckAgreesWithTheOptimized:
+/// orch::find_problem() reported the body's last statement). Both checks,
+/// the optimized one and the interpreter's own, must say so.
+TEST(PhaseFence, UndefinedYieldIsAProblemOfItsLoopOrIf) {
+  // Well-formed as written (the text reader checks names itself); each yield
+  // is then renamed to a name defined nowhere.
+  orch::Program loop = parse_orchestration("orchestration func main() {\n"
+                                           "  a = array(2)\n"                        // statement 0
+                                           "  r = for i in seq(2) iter(acc = a) {\n" // 1
+                                           "    t = submit(p, [i])\n"                // 2
+                                           "    c = update(acc, i, t)\n"             // 3
+                                           "    yield c\n"
+                                           "  }\n}\n");
+  std::get<orch::Loop>(loop.functions[0].body[1].node).yields[0] = "nowhere";
+  orch::Program branch = parse_orchestration("orchestration func main(n) {\n"
+                                             "  a = array(2)\n"                      // 0
+                                             "  r = if n > 0 {\n"                    // 1
+                                             "    t = submit(p, [])\n"               // 2
+                                             "    yield a\n"
+                                             "  } else {\n"
+                                             "    u = submit(q, [])\n"               // 3
+                                             "    yield a\n"
+                                             "  }\n}\n");
+  std::get<orch::If>(branch.functions[0].body[1].node).else_yields[0] = "nowhere";
+  for (const orch::Program* p : {&loop, &branch}) {
+    const auto optimized = orch::find_problem(*p);
+    const auto oracle = depreduce::reference::first_program_problem(*p);
+    ASSERT_TRUE(optimized.has_value());
+    ASSERT_TRUE(oracle.has_value());
+    EXPECT_EQ(optimized->stmt, 1u) << optimized->message;
+    EXPECT_EQ(oracle->stmt, 1u) << oracle->message;
+    EXPECT_EQ(optimized->message, "use of undefined name 'nowhere'");
+    EXPECT_EQ(oracle->message, optimized->message);
+  }
+}
+
 TEST(PhaseFenceOracle, CopiesShareStorageAndExpressionInitsAreNewEachTime) {
   // x = a is a's storage: the update through x is seen by a dep on a.
   // iter(t = array(1)) is new storage each time the inner loop starts, so the
@@ -1389,7 +1428,7 @@ TEST_F(FenceCli, TripTakesOneValueSoTheFileMayFollowIt) {
   EXPECT_EQ(nlohmann::json::parse(two.out)["trips"], (nlohmann::json{{"m", 3}, {"n", 2}}));
 }
 
-// Fresh-user trial (issue 16): an error the interpreter finds only when it
+// Fresh-user trial: an error the interpreter finds only when it
 // runs the program with the given trip counts names the file and says so.
 TEST_F(FenceCli, InterpreterErrorsNameTheFileAndTheTripValues) {
   std::string bad = (tmp_ / "index.orch").string();

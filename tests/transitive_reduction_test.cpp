@@ -43,7 +43,7 @@ protected:
   }
 };
 
-// ---- Graphs without engines (issue 2) -------------------------------------
+// ---- Graphs without engines -----------------------------------------------
 
 TEST_P(Reduce, ChainWithShortcutDropsOnlyTheShortcut) {
   // n1->n2->n3->n4->n5 plus n2->n5: only n2->n5 is implied (by n2->n3->n4->n5).
@@ -211,7 +211,7 @@ TEST_P(Reduce, ParallelEdgesMergeThenShortcutGoes) {
   EXPECT_EQ(removed(g), (std::set<Pair>{{"a", "c"}}));
 }
 
-// ---- Parallel parts keep their demand (issue 14, SPEC §2) ----------------
+// ---- Parallel parts keep their demand (SPEC §2) ---------------------------
 
 // An unlabelled edge (C) and an ORDERED edge (S) between an asynchronous a
 // and the next instruction b of its engine: the pair demands C, which engine
@@ -302,7 +302,7 @@ TEST_P(Reduce, KindsFilterKeepsOtherEdgesAsPaths) {
   EXPECT_TRUE(removed(g, {KindFilter::anti_dependence()}).empty());
 }
 
-// ---- Engines, windows, barriers, C and S (issue 3) -------------------------
+// ---- Engines, windows, barriers, C and S -----------------------------------
 
 TEST_P(Reduce, SyncSameEngineEdgeIsAlwaysRedundant) {
   // Two synchronous instructions on one engine: a C b by engine order.

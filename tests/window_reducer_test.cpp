@@ -1,8 +1,8 @@
 //===- window_reducer_test.cpp - Named tests of the bounded window --------===//
 ///
 /// \file
-/// The cases SPEC §6 and issue 5 name, each run on every implementation
-/// (optimized and reference, testing/window.hpp) and, where the window size
+/// The cases SPEC §6 names, each run on every implementation
+/// (optimized and reference, testing/task_streams.hpp) and, where the window size
 /// matters, for BL = 64, 128 and 256. Every expected value is derived by hand
 /// in the comment above it.
 //===----------------------------------------------------------------------===//
@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "depreduce/error.hpp"
-#include "depreduce/testing/window.hpp"
+#include "depreduce/testing/task_streams.hpp"
 #include "depreduce/window_reducer.hpp"
 
 namespace {
@@ -964,7 +964,7 @@ TEST(WindowReducer, ParkedSlotKeepsItsExactDistanceAndIsNeverTracked) {
   }
 }
 
-// Issue 14, item 5: parking inside ci/test. In the default build a slot
+// Parking inside ci/test. In the default build a slot
 // must be parked within kParkDistance (2^30) plus one visit period of its
 // last publish; audit() says whether every check word is exact or parked.
 // The test replays 2^30 + 2^27 submits without candidates (the cheapest

@@ -125,9 +125,11 @@ private:
   }
 
   /// Runs \p b as a lexical block: names defined directly in it disappear after.
+  /// Its yields belong to the statement \p owner (the loop or if).
   void lexical_block(const Block& b, const std::vector<std::string>& yields,
-                     std::vector<Type>* yield_types, std::vector<std::string> own) {
+                     std::vector<Type>* yield_types, std::vector<std::string> own, std::size_t owner) {
     for (const Stmt& s : b) stmt(s, &own);
+    if (!failed()) cur_ = owner;
     for (const std::string& y : yields) {
       auto t = use(y);
       if (yield_types) yield_types->push_back(t.value_or(Type::Int));
@@ -198,7 +200,7 @@ private:
     for (std::size_t k = 0; k < n.iter_args.size(); ++k) define(n.iter_args[k].name, arg_types[k], &own);
     std::size_t loop_stmt = cur_;
     std::vector<Type> yield_types;
-    lexical_block(n.body, n.yields, &yield_types, std::move(own));
+    lexical_block(n.body, n.yields, &yield_types, std::move(own), loop_stmt);
     if (failed()) return;
     cur_ = loop_stmt;
     for (std::size_t k = 0; k < yield_types.size(); ++k)
@@ -216,8 +218,8 @@ private:
                   " result(s); each branch must exist and yield that many values");
     std::size_t if_stmt = cur_;
     std::vector<Type> then_types, else_types;
-    lexical_block(n.then_body, n.then_yields, &then_types, {});
-    if (n.has_else) lexical_block(n.else_body, n.else_yields, &else_types, {});
+    lexical_block(n.then_body, n.then_yields, &then_types, {}, if_stmt);
+    if (n.has_else) lexical_block(n.else_body, n.else_yields, &else_types, {}, if_stmt);
     if (failed()) return;
     cur_ = if_stmt;
     for (std::size_t k = 0; k < n.results.size(); ++k) {

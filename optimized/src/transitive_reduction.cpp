@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "depreduce/transitive_reduction.hpp"
 
+#include "depreduce/paths.hpp"
+
 #include "lane.hpp"
 
 #include <roaring/roaring.h>
@@ -185,9 +187,8 @@ bool admits(const KindFilter& filter, std::uint8_t parts) {
   return filter.admits(KindSet::from_bits(parts), (parts & 0x10u) != 0);
 }
 
-/// Graph facts both the reduction and the witness search need, laid out for
-/// the sweep: per-consumer incoming explicit WAIT edges (sources ascending)
-/// as compact arrays, so the sweep never touches the large Edge and Node
+/// Graph facts the reduction needs, laid out for the sweep: per-consumer
+/// incoming explicit WAIT edges (sources ascending) as compact arrays, so the sweep never touches the large Edge and Node
 /// records; the previous instruction on each engine; the asynchronous
 /// completions landing on each node; and each node's lane (slot) and key.
 struct Structure {
@@ -568,116 +569,24 @@ std::vector<bool> happens_before(const Graph& g, const std::vector<HappensBefore
   return answers;
 }
 
-namespace {
+// The witness search and the hop check are paths.cpp's: a witness of the
+// edge src -> dst is a path of its own relation that does not use the edge.
 
-/// Event ids: start(v) = 2v, end(v) = 2v + 1 (SPEC §3.1).
-constexpr std::uint32_t start_event(NodeId v) { return 2 * v; }
-constexpr std::uint32_t end_event(NodeId v) { return 2 * v + 1; }
+std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst) {
+  return PathFinder(g).witness(src, dst);
+}
 
-const Edge* find_edge(const Graph& g, NodeId src, NodeId dst) {
+bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w) {
   auto it = std::lower_bound(g.edges.begin(), g.edges.end(), std::make_pair(src, dst),
                              [](const Edge& e, const std::pair<NodeId, NodeId>& k) {
                                return std::make_pair(e.src, e.dst) < k;
                              });
-  if (it == g.edges.end() || it->src != src || it->dst != dst) return nullptr;
-  return &*it;
-}
-
-} // namespace
-
-std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst) {
-  const Edge* edge = find_edge(g, src, dst);
-  if (!edge || !is_wait(*edge)) return std::nullopt;
-  Structure st(g);
-  const bool completion = is_completion_edge(*edge);
-  const std::uint32_t target = completion ? end_event(src) : start_event(src);
-
-  // Backward breadth-first search from start(dst) over the event graph without
-  // the edge, restricted to nodes in [src, dst] (program order bounds any path).
-  struct Step { std::uint32_t next_event; HopKind kind; bool set = false; };
-  std::vector<Step> step(2 * (dst - src + 1));
-  auto idx = [&](std::uint32_t ev) { return ev - 2 * src; };
-  std::deque<std::uint32_t> queue{start_event(dst)};
-  step[idx(start_event(dst))].set = true;
-  auto visit = [&](std::uint32_t from_ev, std::uint32_t to_ev, HopKind kind) {
-    if (from_ev < 2 * src) return;
-    Step& s = step[idx(from_ev)];
-    if (s.set) return;
-    s = {to_ev, kind, true};
-    queue.push_back(from_ev);
-  };
-  while (!queue.empty()) {
-    std::uint32_t ev = queue.front();
-    queue.pop_front();
-    if (ev == target) break;
-    NodeId v = ev / 2;
-    if (ev % 2 == 1) { visit(start_event(v), ev, HopKind::ExplicitCompletion); continue; } // start->end
-    for (std::uint32_t k = st.in_begin[v]; k < st.in_begin[v + 1]; ++k) {
-      const Edge& e = g.edges[st.in_edges[k]];
-      if (e.src == src && e.dst == dst) continue;
-      if (is_completion_edge(e)) visit(end_event(e.src), ev, HopKind::ExplicitCompletion);
-      else visit(start_event(e.src), ev, HopKind::ExplicitIssue);
-    }
-    if (NodeId prev = st.engine_prev[v]; prev != Structure::kNone) {
-      if (g.nodes[prev].async_window == 0) visit(end_event(prev), ev, HopKind::EngineCompletion);
-      visit(start_event(prev), ev, HopKind::EngineIssue);
-    }
-    for (std::uint32_t i = st.async_begin[v]; i < st.async_begin[v + 1]; ++i)
-      visit(end_event(st.async_into[i]), ev, HopKind::EngineCompletion);
-    if (g.nodes[v].barrier)
-      for (NodeId p : st.engine_nodes[g.nodes[v].engine]) {
-        if (p >= v) break;
-        visit(end_event(p), ev, HopKind::EngineCompletion);
-      }
-  }
-  if (!step[idx(target)].set) return std::nullopt;
-
-  Witness w;
-  for (std::uint32_t ev = target; ev != start_event(dst);) {
-    const Step& s = step[idx(ev)];
-    if (s.next_event / 2 != ev / 2) w.hops.push_back({ev / 2, s.next_event / 2, s.kind});
-    ev = s.next_event;
-  }
-  return w;
-}
-
-bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w) {
-  const Edge* edge = find_edge(g, src, dst);
-  if (!edge || !is_wait(*edge) || w.hops.empty()) return false;
-  if (w.hops.front().from != src || w.hops.back().to != dst) return false;
-  if (is_completion_edge(*edge) && !is_completion_hop(w.hops.front().kind)) return false;
-  const std::size_t n = g.nodes.size();
-  for (std::size_t i = 0; i < w.hops.size(); ++i) {
-    const Hop& h = w.hops[i];
-    if (h.from >= n || h.to >= n) return false;
-    if (i + 1 < w.hops.size() && h.to != w.hops[i + 1].from) return false;
-    const Node& a = g.nodes[h.from];
-    const Node& b = g.nodes[h.to];
-    const bool same_engine = a.engine != kNoEngine && a.engine == b.engine;
-    switch (h.kind) {
-    case HopKind::ExplicitCompletion:
-    case HopKind::ExplicitIssue: {
-      if (h.from == src && h.to == dst) return false;
-      const Edge* e = find_edge(g, h.from, h.to);
-      if (!e || !is_wait(*e)) return false;
-      // A C hop needs a C edge; an S hop may use any WAIT edge (C implies S).
-      if (h.kind == HopKind::ExplicitCompletion && !is_completion_edge(*e)) return false;
-      break;
-    }
-    case HopKind::EngineIssue:
-      if (!same_engine || b.engine_position != a.engine_position + 1) return false;
-      break;
-    case HopKind::EngineCompletion: {
-      if (!same_engine || b.engine_position <= a.engine_position) return false;
-      std::uint64_t gap = b.engine_position - a.engine_position;
-      bool ok = (a.async_window == 0 && gap == 1) || b.barrier ||
-                (a.async_window != 0 && a.async_window != kAsyncInfinite && gap == a.async_window);
-      if (!ok) return false;
-      break;
-    }
-    }
-  }
-  return true;
+  if (it == g.edges.end() || it->src != src || it->dst != dst || !is_wait(*it)) return false;
+  for (const Hop& h : w.hops)
+    if (h.from == src && h.to == dst &&
+        (h.kind == HopKind::ExplicitCompletion || h.kind == HopKind::ExplicitIssue))
+      return false; // the edge itself
+  return is_path(g, src, dst, is_completion_edge(*it) ? Relation::CompletedBefore : Relation::IssuedBefore, w);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 /// Boost.Graph adjacency list. No cleverness on purpose.
 //===----------------------------------------------------------------------===//
 #include "depreduce/reference/phase_fence.hpp"
+#include "depreduce/reference/orchestration_ir.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -202,7 +203,7 @@ private:
 } // namespace
 
 DynamicGraph interpret(const Program& program, const TripCounts& trips, const InterpretLimits& limits) {
-  validate(program, kFile);
+  check_program(program, kFile);
   return Interpreter(trips, limits).run(program);
 }
 

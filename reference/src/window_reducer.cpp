@@ -39,9 +39,37 @@ struct Resolved {
 
 } // namespace
 
+void check_window_options(const WindowOptions& options) {
+  const std::string file = "window_reducer";
+  const std::uint64_t rings = options.rings;
+  const std::uint64_t slots = options.slots_per_ring;
+  if (rings < 1) throw InputError(file, 0, "ring count must be at least 1");
+  if (slots < 1) throw InputError(file, 0, "slots per ring must be at least 1");
+  if (rings * slots > kMaxWindowSlots)
+    throw InputError(file, 0,
+                     "rings * slots per ring = " + std::to_string(rings * slots) + " exceeds the limit of " +
+                         std::to_string(kMaxWindowSlots) + " slots");
+  if (options.seq_width != 32 && options.seq_width != 64)
+    throw InputError(file, 0, "sequence width must be 32 or 64 bits, not " + std::to_string(options.seq_width));
+  const std::uint64_t largest_32_bit = 4294967295u;
+  if (options.seq_width == 32 && options.initial_seq > largest_32_bit)
+    throw InputError(file, 0,
+                     "initial sequence " + std::to_string(options.initial_seq) + " does not fit in 32 bits");
+}
+
+bool in_canonical_order(const WindowEdge& a, const WindowEdge& b) {
+  const bool a_stale = a.status == WindowStatus::Stale;
+  const bool b_stale = b.status == WindowStatus::Stale;
+  if (a_stale != b_stale) return b_stale; // resolved edges come first
+  if (!a_stale && a.distance != b.distance)
+    return a.distance > b.distance; // the earlier producer (the larger distance) first
+  if (a.producer != b.producer) return a.producer < b.producer;
+  return a.producer_generation < b.producer_generation;
+}
+
 template <unsigned BL>
 WindowRun run_window(const TaskStream& stream, const WindowOptions& options) {
-  validate_window_options(options);
+  check_window_options(options);
   const std::uint64_t mask = options.seq_width == 64 ? ~std::uint64_t{0} : 0xffffffffu;
   const std::size_t n = stream.size();
   auto in_range = [&](TaskId id) {
@@ -133,7 +161,7 @@ WindowRun run_window(const TaskStream& stream, const WindowOptions& options) {
         e.flags = e.flags.without(Flag::Wait);
       run.edges[i].push_back(e);
     }
-    std::sort(run.edges[i].begin(), run.edges[i].end(), canonical_before);
+    std::sort(run.edges[i].begin(), run.edges[i].end(), in_canonical_order);
   }
   // The counters, counted here rather than by the optimized side's summarize().
   WindowCounters& c = run.counters;

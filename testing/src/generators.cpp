@@ -8,19 +8,6 @@
 
 namespace depreduce::testing {
 
-Graph random_dag(std::uint32_t n, std::uint32_t out_degree, std::uint32_t span, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::pair<NodeId, NodeId>> edges;
-  edges.reserve(std::size_t(n) * out_degree);
-  for (NodeId i = 0; i < n; ++i) {
-    std::uint32_t room = std::min<std::uint32_t>(span, n - 1 - i);
-    if (room == 0) continue;
-    std::uniform_int_distribution<std::uint32_t> ahead(1, room);
-    for (std::uint32_t k = 0; k < out_degree; ++k) edges.emplace_back(i, i + ahead(rng));
-  }
-  return graph_from_edges(n, edges);
-}
-
 Graph random_engine_graph(const EngineGraphParams& p, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto coin = [&](unsigned percent) { return std::uniform_int_distribution<unsigned>(0, 99)(rng) < percent; };

@@ -16,8 +16,8 @@
 #include "depreduce/scheduling_units.hpp"
 #include "depreduce/testing/access_programs.hpp"
 #include "depreduce/testing/implementations.hpp"
-#include "depreduce/testing/phase_fence.hpp"
-#include "depreduce/testing/window.hpp"
+#include "depreduce/testing/fence_programs.hpp"
+#include "depreduce/testing/task_streams.hpp"
 #include "depreduce/transitive_reduction.hpp"
 #include "depreduce/window_reducer.hpp"
 

@@ -533,7 +533,7 @@ private:
     } else {
       std::vector<ByteRange> ranges;
       try {
-        ranges = parse_byte_ranges(v, file_, line);
+        ranges = read_byte_ranges(v, file_, line);
       } catch (const InputError& e) {
         fail(line, "node " + show(node.name) + ": " + std::string(key) + "=" + show(v) + ": " + e.problem());
       }

@@ -225,8 +225,8 @@ std::string write_dot(const Graph& g) {
     if (n.async_window == kAsyncInfinite) attrs.emplace_back("async", "inf");
     else if (n.async_window != 0) attrs.emplace_back("async", std::to_string(n.async_window));
     if (n.barrier) attrs.emplace_back("barrier", "true");
-    if (!n.reads.empty()) attrs.emplace_back("reads", format_byte_ranges(n.reads));
-    if (!n.writes.empty()) attrs.emplace_back("writes", format_byte_ranges(n.writes));
+    if (!n.reads.empty()) attrs.emplace_back("reads", write_byte_ranges(n.reads));
+    if (!n.writes.empty()) attrs.emplace_back("writes", write_byte_ranges(n.writes));
     out += "  ";
     append_id(out, n.name);
     append_attrs(out, attrs);

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The exact reduction of an input as read, cycles allowed on request
-/// (issue 17; Graphviz `tred` handles cycles the same way).
+/// (Graphviz `tred` handles cycles the same way).
 ///
 /// With `ReduceOptions::cycles == CycleMode::Condense`, the strongly
 /// connected components of the input over its WAIT edges (self-loops aside;

@@ -1,7 +1,7 @@
 //===- depreduce/equivalence.hpp - Same happens-before relations? -*- C++ -*-===//
 ///
 /// \file
-/// Do two graphs over the same nodes order exactly the same? (issue 17: the
+/// Do two graphs over the same nodes order exactly the same? (The
 /// question a compiler engineer asks after every pass that touches
 /// dependencies - a scheduler, a `dep_opt`-style rebuild, a reducer.)
 ///

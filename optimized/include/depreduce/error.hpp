@@ -21,7 +21,7 @@ public:
   const std::string& file() const noexcept { return file_; }
   std::uint32_t line() const noexcept { return line_; }
   const std::string& problem() const noexcept { return problem_; }
-  /// True for cycle errors (the CLI exits 2 for them, SPEC §9 / issue 2).
+  /// True for cycle errors (the CLI exits 2 for them, SPEC §9).
   bool is_cycle() const noexcept { return problem_.rfind("cycle", 0) == 0; }
 private:
   std::string file_;

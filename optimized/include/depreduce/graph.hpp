@@ -61,9 +61,8 @@ inline constexpr std::uint32_t kAsyncInfinite = std::numeric_limits<std::uint32_
 /// the project uses (iteration, size, emplace_back, erase, comparison), one
 /// pointer wide and null while empty: most nodes and edges carry no attribute
 /// outside the model fields, and an Edge exists once per input edge, so the
-/// 24 bytes of a std::vector were half of each Edge's 48 (docs/performance.md,
-/// "Tenth pass"). A list that holds something costs one more allocation than
-/// a vector (its vector). Iterators are pointers; like std::vector's they are
+/// 24 bytes of a std::vector would be half of a 48-byte Edge. A list that
+/// holds something costs one more allocation than a vector (its vector). Iterators are pointers; like std::vector's they are
 /// invalidated by anything that adds or removes a pair.
 class AttrList {
 public:

@@ -70,7 +70,7 @@ private:
 
 /// The witness that `explain` prints for the explicit edge src -> dst: if the
 /// exact reduction of \p g (default options) removes it, a path of edges the
-/// reduction keeps (issue 17: the witness reads next to the reduced output);
+/// reduction keeps (so that the witness reads next to the reduced output);
 /// std::nullopt if the edge is needed or does not exist. Cost: one reduce()
 /// plus O(n + m).
 std::optional<Witness> find_kept_witness(const Graph& g, NodeId src, NodeId dst);

@@ -186,13 +186,17 @@ struct Witness {
 /// \returns the witness (fewest hops among those found by a backward
 ///   breadth-first search over nodes between src and dst in program order), or
 ///   std::nullopt if the edge is not redundant or does not exist.
+/// It is PathFinder(g).witness(src, dst) (depreduce/paths.hpp), the one
+/// witness search of the library.
 /// Cost: O(n + m) time and memory per call.
 std::optional<Witness> find_witness(const Graph& g, NodeId src, NodeId dst);
 
 /// True iff \p w is a valid witness for the explicit edge \p src -> \p dst:
 /// it starts at src, ends at dst, every hop exists in \p g (explicit WAIT
 /// edges other than src -> dst, or implicit engine edges of SPEC §3.2), and its
-/// relation implies the edge's. Used by tests and properties for both twins.
+/// relation implies the edge's: is_path() with the edge's relation, the edge
+/// itself excluded. Used by tests and properties for both twins.
+/// Cost: O(hops log m).
 bool is_witness(const Graph& g, NodeId src, NodeId dst, const Witness& w);
 
 /// The two happens-before relations of SPEC §3.1.

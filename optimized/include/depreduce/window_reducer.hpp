@@ -146,7 +146,7 @@ std::string to_string(WindowMode mode);
 std::optional<WindowMode> parse_window_mode(std::string_view text);
 
 /// Which loop window_reducer::submit_flags() runs. Both give identical
-/// results (tests and fuzz_window_diff compare them with submit()).
+/// results (tests and fuzz_window_reducer_diff compare them with submit()).
 enum class WindowKernel : std::uint8_t {
   /// The AVX-512 kernel (eight candidates per step) when the library was
   /// built for x86-64 by GCC or Clang and the CPU and OS support AVX-512F
@@ -257,7 +257,8 @@ struct WindowRun {
 
 /// Canonical order of one task's edges: resolved producers (every status but
 /// Stale) first, by ascending producer submit sequence (= descending
-/// distance); then stale ones by (producer, generation). Used by both twins.
+/// distance); then stale ones by (producer, generation). The oracle states
+/// the order again (reference::in_canonical_order()).
 inline bool canonical_before(const WindowEdge& a, const WindowEdge& b) noexcept {
   const bool ra = a.status != WindowStatus::Stale, rb = b.status != WindowStatus::Stale;
   if (ra != rb) return ra;

@@ -38,6 +38,22 @@ namespace depreduce::reference {
 template <unsigned BL>
 WindowRun run_window(const TaskStream& stream, const WindowOptions& options);
 
+/// The oracle's own check of \p options, the rules of depreduce::
+/// validate_window_options() stated again: at least one ring and one slot
+/// per ring, at most kMaxWindowSlots slots in all, a 32- or 64-bit submit
+/// sequence, and a first sequence number that fits in it.
+/// \throws InputError(file "window_reducer", line 0) with the same message
+///   as validate_window_options() for the first rule broken, in that order
+///   (props/window_reducer_props.cpp holds the two to it). Cost: O(1).
+void check_window_options(const WindowOptions& options);
+
+/// The oracle's own canonical order of one task's edges (the order of
+/// depreduce::canonical_before()): resolved edges before stale ones; resolved
+/// edges by ascending producer submit sequence, i.e. by descending distance;
+/// stale edges (distance 0) by producer id, then generation. Ties left
+/// (equal producer and generation) compare equal. Cost: O(1).
+bool in_canonical_order(const WindowEdge& a, const WindowEdge& b);
+
 } // namespace depreduce::reference
 
 #endif // DEPREDUCE_REFERENCE_WINDOW_REDUCER_HPP

@@ -100,7 +100,7 @@ struct BuilderImpl {
 
 /// The optimized library and the reference oracle, in that order, then every
 /// implementation added with register_builder_impl(). The properties and
-/// fuzz_build_diff, fuzz_verify and fuzz_expand compare every one with the
+/// fuzz_dependence_builder_diff, fuzz_label_verification_diff and fuzz_scheduling_units_diff compare every one with the
 /// reference.
 const std::vector<BuilderImpl>& builder_impls();
 const BuilderImpl& optimized_builder();

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "depreduce/graph.hpp"
+#include "depreduce/workloads/workloads.hpp"
 
 namespace depreduce::testing {
 
-/// A random DAG without engines: every node i gets about \p out_degree edges
-/// to nodes drawn uniformly from (i, i + span]. Nodes are named "0".."n-1".
-/// Cost: O(n * out_degree).
-Graph random_dag(std::uint32_t n, std::uint32_t out_degree, std::uint32_t span, std::uint64_t seed);
+/// A random DAG without engines (depreduce/workloads/workloads.hpp, where
+/// `depreduce generate dag` finds it too).
+using workloads::random_dag;
 
 /// Parameters of random_engine_graph().
 struct EngineGraphParams {

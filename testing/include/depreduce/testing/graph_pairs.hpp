@@ -1,7 +1,7 @@
 //===- depreduce/testing/graph_pairs.hpp - Inputs for equiv and condense -*- C++ -*-===//
 ///
 /// \file
-/// Generators for the properties and fuzz targets of issue 17: a second
+/// Generators for the equivalence and condense properties and fuzz targets: a second
 /// graph over the same nodes (for equivalent()) and cyclic inputs (for
 /// reduce_input() in Condense mode).
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// RapidCheck `showValue` and GoogleTest `PrintTo` for the model's types, so a
-/// failing property prints its counterexample instead of `<???>` (issue 17).
+/// failing property prints its counterexample instead of `<???>`.
 /// Graphs print as a small DOT-like text (generators.hpp: nodes with engine,
 /// position, async window, barrier; edges with kinds and flags); results
 /// print their entries one per line. Found by argument-dependent lookup:

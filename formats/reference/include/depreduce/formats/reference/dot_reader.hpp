@@ -12,8 +12,10 @@
 #ifndef DEPREDUCE_FORMATS_REFERENCE_DOT_READER_HPP
 #define DEPREDUCE_FORMATS_REFERENCE_DOT_READER_HPP
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "depreduce/formats/formats.hpp"
 
@@ -38,6 +40,27 @@ InputGraph read_dot(std::string_view text, const std::string& file = "<dot>");
 /// depreduce/formats/reference/wfjson_reader.hpp); STG and DAX by their
 /// readers. \throws InputError as formats::read_graph().
 InputGraph read_graph(const std::string& path, Format format = Format::Auto);
+
+/// The reference reader's own parser of a byte-range list, the value of the
+/// DOT attributes reads= and writes= (SPEC §5), the rule of
+/// formats::parse_byte_ranges() stated again:
+///
+///   list  = blank | range { "," range }
+///   range = space ":" "[" number "," number ")"      (lo <= hi)
+///   space = a letter, '_', '.' or '-', then letters, digits, '_', '.', '-'
+///   number = decimal digits, or "0x"/"0X" and hexadecimal digits; < 2^64
+///
+/// with blanks (space, tab, CR, LF, VT, FF) allowed around every token.
+/// Returns the ranges in the order written (duplicates kept).
+/// \throws InputError(\p file, \p line, ...) where parse_byte_ranges()
+///   throws (props/dot_reader_props.cpp holds the two to the same verdict);
+///   the message is its own. Cost: O(text.size()).
+std::vector<ByteRange> read_byte_ranges(std::string_view text, const std::string& file, std::uint32_t line);
+
+/// The reference writer's own spelling of \p ranges, the one
+/// formats::format_byte_ranges() writes: "space:[lo,hi)" in decimal, joined
+/// by ','; "" for none. Cost: O(output size).
+std::string write_byte_ranges(const std::vector<ByteRange>& ranges);
 
 /// The plain DOT writer (the one formats::write_dot() replaced): the same
 /// text as formats::write_dot(g, {.inline_ports = false}), built with

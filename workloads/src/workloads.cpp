@@ -1,7 +1,7 @@
-//===- workloads.cpp - Tiled matmul and attention instruction streams -----===//
-#include "depreduce/testing/workloads.hpp"
+//===- workloads.cpp - Tiled matmul, attention and random DAG workloads ----===//
+#include "depreduce/workloads/workloads.hpp"
 
-#include "depreduce/testing/generators.hpp"
+#include <algorithm>
 
 #include <map>
 #include <optional>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace depreduce::testing {
+namespace depreduce::workloads {
 namespace {
 
 constexpr Engine kTensor = 0, kVector = 1, kScalar = 2, kGpsimd = 3, kFirstDma = 4;
@@ -169,4 +169,17 @@ Graph generate_workload(Workload kind, std::uint64_t size, std::uint64_t seed) {
   return random_dag(static_cast<std::uint32_t>(size), 10, 200, seed);
 }
 
-} // namespace depreduce::testing
+Graph random_dag(std::uint32_t n, std::uint32_t out_degree, std::uint32_t span, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  edges.reserve(std::size_t(n) * out_degree);
+  for (NodeId i = 0; i < n; ++i) {
+    std::uint32_t room = std::min<std::uint32_t>(span, n - 1 - i);
+    if (room == 0) continue;
+    std::uniform_int_distribution<std::uint32_t> ahead(1, room);
+    for (std::uint32_t k = 0; k < out_degree; ++k) edges.emplace_back(i, i + ahead(rng));
+  }
+  return graph_from_edges(n, edges);
+}
+
+} // namespace depreduce::workloads

@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_reduce_diff.cpp - DAG reduction, optimized vs reference ===//
+//===- fuzz/fuzz_transitive_reduction_diff.cpp - DAG reduction, optimized vs reference ===//
 ///
 /// bytes -> DAG without engines (testing::dag_from_bytes) -> both twins ->
 /// compare; abort with both results printed on any difference.

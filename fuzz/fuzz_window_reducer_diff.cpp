@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_window_diff.cpp - Bounded window, optimized vs reference ===//
+//===- fuzz/fuzz_window_reducer_diff.cpp - Bounded window, optimized vs reference ===//
 ///
 /// \file
 /// bytes -> task stream (testing::stream_from_bytes: rings, slot reuse,
@@ -22,7 +22,7 @@
 /// (a run byte gives up to 128 tasks).
 /// The exact reduction of the complete WAIT graph is the reference's for
 /// streams of up to 128 tasks and the optimized one's beyond (throughput,
-/// docs/fuzzing.md); fuzz/fuzz_window_diff.options gives max_len.
+/// docs/fuzzing.md); fuzz/fuzz_window_reducer_diff.options gives max_len.
 //===----------------------------------------------------------------------===//
 #include <cstdint>
 #include <cstdio>
@@ -34,7 +34,7 @@
 
 #include "depreduce/error.hpp"
 #include "depreduce/testing/implementations.hpp"
-#include "depreduce/testing/window.hpp"
+#include "depreduce/testing/task_streams.hpp"
 
 namespace {
 
@@ -87,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const Graph full = full_wait_graph(c.stream);
       // The Boost.Graph reduction is O(E * (V + E)): the oracle for short
       // streams; beyond kReferenceTasks the optimized reduction, which
-      // fuzz_reduce_diff and the properties hold to it.
+      // fuzz_transitive_reduction_diff and the properties hold to it.
       const ReductionImpl& exact =
           c.stream.size() <= kReferenceTasks ? reference_reduction() : optimized_reduction();
       for (const RemovedEdge& r : exact.reduce(full, ReduceOptions{}, nullptr).removed)

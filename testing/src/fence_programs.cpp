@@ -1,5 +1,5 @@
-//===- phase_fence.cpp - Random orchestration programs with known answers -===//
-#include "depreduce/testing/phase_fence.hpp"
+//===- fence_programs.cpp - Random orchestration programs, known answers -===//
+#include "depreduce/testing/fence_programs.hpp"
 
 #include <algorithm>
 
@@ -231,7 +231,7 @@ private:
   }
   IntAtom literal_trip(std::uint32_t lo, std::uint32_t hi) { return static_cast<std::int64_t>(c_.range(lo, hi)); }
 
-  /// The phase chain of issue 16 and its unsafe look-alikes: T (the seq
+  /// The phase chain and its unsafe look-alikes: T (the seq
   /// loop's iteration argument, first a filled array of n slots) is the dep of
   /// the consumers of a parallel loop of n iterations, which fills a fresh
   /// carrier (a statement or an `iter(acc = array(n))` init) yielded as the next T.

@@ -1,5 +1,5 @@
-//===- window.cpp - Window reducer adapters and stream generators ---------===//
-#include "depreduce/testing/window.hpp"
+//===- task_streams.cpp - Window reducer adapters and random task streams -===//
+#include "depreduce/testing/task_streams.hpp"
 
 #include <algorithm>
 #include <map>
@@ -136,7 +136,7 @@ WindowCase stream_from_bytes(const std::uint8_t* data, std::size_t size, std::si
   // more) stand for the runtime's 16384: a ring of at most that many tasks
   // never reuses a slot in either, so the stream is the same, and a
   // 16384-slot table cost 0.3 s a run under ASan (clearing the slot tables of
-  // every reducer fuzz_window_diff builds: 4 rings x 16384 x 6 geometries).
+  // every reducer fuzz_window_reducer_diff builds: 4 rings x 16384 x 6 geometries).
   const std::uint32_t kSlots[] = {3, 16, 64, 300,
                                   static_cast<std::uint32_t>(std::max<std::size_t>(1024, max_tasks))};
   // Byte 0 also chooses the one mode and window size the input is run for

@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_fence_diff.cpp - Phase fence pass vs interpreter oracle -===//
+//===- fuzz/fuzz_phase_fence_diff.cpp - Phase fence pass vs interpreter oracle -===//
 ///
 /// \file
 /// bytes -> random orchestration program (testing::random_fence_program:
@@ -20,7 +20,7 @@
 #include "depreduce/formats/orchestration_text.hpp"
 #include "depreduce/phase_fence.hpp"
 #include "depreduce/reference/phase_fence.hpp"
-#include "depreduce/testing/phase_fence.hpp"
+#include "depreduce/testing/fence_programs.hpp"
 
 namespace {
 
@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // print -> parse gives the same program back (then print of it gives the
     // same text: print is a function of the program). Only the pass's output:
     // it holds every statement of `before` but the rewritten deps, plus the
-    // barriers; the printer and parser are fuzz_parse_orch's subject.
+    // barriers; the printer and parser are fuzz_orchestration_text_reader_roundtrip's subject.
     if (formats::parse_orchestration(orch::print(after), "fuzz.orch") != after)
       fail(impl, "round trip", before, after);
   }

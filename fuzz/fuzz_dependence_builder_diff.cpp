@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_build_diff.cpp - Builder, optimized vs reference ---------===//
+//===- fuzz/fuzz_dependence_builder_diff.cpp - Builder, optimized vs reference ---------===//
 ///
 /// bytes -> access program (testing::access_program_from_bytes) -> every
 /// registered builder's (testing::builder_impls) computed kinds (with and

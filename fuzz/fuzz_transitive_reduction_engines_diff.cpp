@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_engine_reduce_diff.cpp - Engine graphs, optimized vs reference
+//===- fuzz/fuzz_transitive_reduction_engines_diff.cpp - Engine graphs, optimized vs reference
 ///
 /// bytes -> walrus-style graph (engines, async windows, barriers, kinds,
 /// WAIT/RETAIN; testing::engine_graph_from_bytes) -> both twins under each

@@ -1,4 +1,4 @@
-//===- depreduce/testing/window.hpp - Window reducer test support -*- C++ -*-===//
+//===- depreduce/testing/task_streams.hpp - Window reducer test support -*- C++ -*-===//
 ///
 /// \file
 /// What tests/, props/, fuzz/ and bench/ share for the bounded-window reducer
@@ -13,8 +13,8 @@
 ///  - `full_wait_graph()`: the complete WAIT graph of a stream, for checking
 ///    against the exact reduction (SPEC §4).
 //===----------------------------------------------------------------------===//
-#ifndef DEPREDUCE_TESTING_WINDOW_HPP
-#define DEPREDUCE_TESTING_WINDOW_HPP
+#ifndef DEPREDUCE_TESTING_TASK_STREAMS_HPP
+#define DEPREDUCE_TESTING_TASK_STREAMS_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +31,7 @@ inline constexpr unsigned kWindowSizes[] = {64, 128, 256};
 
 /// One implementation of run_window (SPEC §6), one function per window size.
 /// A third-party reducer that supports only some sizes leaves the others
-/// null: the properties and fuzz_window_diff skip the sizes it lacks.
+/// null: the properties and fuzz_window_reducer_diff skip the sizes it lacks.
 struct WindowImpl {
   std::string name; ///< "optimized", "reference", ...
   WindowRun (*run64)(const TaskStream&, const WindowOptions&);
@@ -48,7 +48,7 @@ struct WindowImpl {
 
 /// depreduce::run_window (optimized) and depreduce::reference::run_window, in
 /// that order, then every reducer added with register_window_impl(). The
-/// properties and fuzz_window_diff compare every one with the reference.
+/// properties and fuzz_window_reducer_diff compare every one with the reference.
 const std::vector<WindowImpl>& window_impls();
 
 /// Adds a third-party window reducer (docs/testing.md), before the tests run:
@@ -136,4 +136,4 @@ std::string first_difference(const WindowRun& a, const WindowRun& b);
 
 } // namespace depreduce::testing
 
-#endif // DEPREDUCE_TESTING_WINDOW_HPP
+#endif // DEPREDUCE_TESTING_TASK_STREAMS_HPP

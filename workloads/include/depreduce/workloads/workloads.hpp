@@ -1,8 +1,9 @@
-//===- depreduce/testing/workloads.hpp - Realistic instruction graphs -*- C++ -*-===//
+//===- depreduce/workloads/workloads.hpp - Instruction graphs -*- C++ -*-===//
 ///
 /// \file
-/// Generators of walrus-style instruction graphs for tests, benchmarks and
-/// `depreduce generate`: instructions on 8 engines with byte-range accesses on
+/// Generators of walrus-style instruction graphs for `depreduce generate`,
+/// tests and benchmarks (library depreduce_workloads: the CLI links it, not
+/// the test support library depreduce_testing, which links it too): instructions on 8 engines with byte-range accesses on
 /// `sbuf`/`psum`/`dram`, edges derived from the real data hazards between them
 /// (FLOW = read after the last write, OUTPUT = write after write, ANTI = write
 /// after the reads since the last write), never drawn at random.
@@ -11,8 +12,8 @@
 ///   0 tensor (matmul), 1 vector, 2 scalar/activation, 3 gpsimd,
 ///   4..7 DMA queues (asynchronous, window 2: a queue keeps two transfers in flight).
 //===----------------------------------------------------------------------===//
-#ifndef DEPREDUCE_TESTING_WORKLOADS_HPP
-#define DEPREDUCE_TESTING_WORKLOADS_HPP
+#ifndef DEPREDUCE_WORKLOADS_WORKLOADS_HPP
+#define DEPREDUCE_WORKLOADS_WORKLOADS_HPP
 
 #include <cstdint>
 #include <string>
@@ -20,7 +21,7 @@
 
 #include "depreduce/graph.hpp"
 
-namespace depreduce::testing {
+namespace depreduce::workloads {
 
 /// Workload kinds `depreduce generate` knows.
 enum class Workload {
@@ -40,6 +41,11 @@ Workload parse_workload(const std::string& name);
 /// accesses. Cost: O(size) time and memory.
 Graph generate_workload(Workload kind, std::uint64_t size, std::uint64_t seed);
 
-} // namespace depreduce::testing
+/// A random DAG without engines: every node i gets about \p out_degree edges
+/// to nodes drawn uniformly from (i, i + span]. Nodes are named "0".."n-1".
+/// The same \p seed gives the same graph. Cost: O(n * out_degree).
+Graph random_dag(std::uint32_t n, std::uint32_t out_degree, std::uint32_t span, std::uint64_t seed);
+
+} // namespace depreduce::workloads
 
 #endif

@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_parse_orch.cpp - Orchestration text reader --------------===//
+//===- fuzz/fuzz_orchestration_text_reader_roundtrip.cpp - Orchestration text reader --------------===//
 ///
 /// \file
 /// bytes -> parse_orchestration. The reader must never crash, hang or read

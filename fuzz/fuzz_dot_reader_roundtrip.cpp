@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_parse_dot.cpp - DOT reader/writer round trip ----------===//
+//===- fuzz/fuzz_dot_reader_roundtrip.cpp - DOT reader/writer round trip ----------===//
 ///
 /// \file
 /// bytes -> read_dot (InputError is fine) -> make_program_order (InputError
@@ -82,7 +82,7 @@ std::string canonical(const Graph& g) {
 
 [[noreturn]] void fail(std::string_view input, const std::string& written, const std::string& a,
                        const std::string& b, const char* why) {
-  std::fprintf(stderr, "fuzz_parse_dot: %s\n--- input ---\n%.*s\n--- written ---\n%s\n--- first read ---\n%s\n"
+  std::fprintf(stderr, "fuzz_dot_reader_roundtrip: %s\n--- input ---\n%.*s\n--- written ---\n%s\n--- first read ---\n%s\n"
                        "--- second read ---\n%s\n",
                why, static_cast<int>(input.size()), input.data(), written.c_str(), a.c_str(), b.c_str());
   std::abort();

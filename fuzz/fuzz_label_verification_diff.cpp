@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_verify.cpp - Label verification and race check, twins ----===//
+//===- fuzz/fuzz_label_verification_diff.cpp - Label verification and race check, twins ----===//
 ///
 /// bytes -> access program with random edges (testing::access_program_from_bytes)
 /// -> every registered label verification and race check
@@ -54,7 +54,7 @@ void compare(const Graph& g) {
 } // namespace
 
 /// Programs of up to this many nodes (the decoder allows 32): the reference
-/// verifier and race check cost ~n^3 byte pieces, as in fuzz_build_diff
+/// verifier and race check cost ~n^3 byte pieces, as in fuzz_dependence_builder_diff
 /// (docs/fuzzing.md, "Throughput").
 constexpr std::uint32_t kMaxNodes = 6;
 

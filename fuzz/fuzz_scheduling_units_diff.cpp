@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_expand.cpp - Scheduling-unit expansion, twins -------------===//
+//===- fuzz/fuzz_scheduling_units_diff.cpp - Scheduling-unit expansion, twins -------------===//
 ///
 /// bytes -> graph with nested clusters (testing::unit_graph_from_bytes) ->
 /// every registered expand_scheduling_units (testing::builder_impls) ->

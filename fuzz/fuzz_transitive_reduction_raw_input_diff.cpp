@@ -1,4 +1,4 @@
-//===- fuzz/fuzz_reduce_input_diff.cpp - The pipeline vs the oracle on raw input
+//===- fuzz/fuzz_transitive_reduction_raw_input_diff.cpp - The pipeline vs the oracle on raw input
 ///
 /// bytes -> an engine graph *as a reader would produce it*
 /// (testing::input_graph_from_bytes: input order != program order, parallel

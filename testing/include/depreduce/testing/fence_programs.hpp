@@ -1,9 +1,9 @@
-//===- depreduce/testing/phase_fence.hpp - Random orchestration programs -*- C++ -*-===//
+//===- depreduce/testing/fence_programs.hpp - Random orchestration programs -*- C++ -*-===//
 ///
 /// \file
 /// The random program generator shared by props/phase_fence_props.cpp and
-/// fuzz/fuzz_fence_diff.cpp. A program is a sequence of *snippets*, each one
-/// shape of issues 6 and 16 (phase chains, ping-pong, copies `x = a` and
+/// fuzz/fuzz_phase_fence_diff.cpp. A program is a sequence of *snippets*, each one
+/// shape of SPEC §7 (phase chains, ping-pong, copies `x = a` and
 /// `iter(acc = array(n))` inits included) built with random sizes, loop kinds, trip counts and an
 /// optional wrapping loop, so that every compressed shape and every fallback
 /// shape appears. Because each snippet is built for its shape, the generator
@@ -14,8 +14,8 @@
 /// byte vector RapidCheck generates and shrinks. Past the end it reads zeros,
 /// so every byte string is a valid (possibly tiny) program.
 //===----------------------------------------------------------------------===//
-#ifndef DEPREDUCE_TESTING_PHASE_FENCE_HPP
-#define DEPREDUCE_TESTING_PHASE_FENCE_HPP
+#ifndef DEPREDUCE_TESTING_FENCE_PROGRAMS_HPP
+#define DEPREDUCE_TESTING_FENCE_PROGRAMS_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -46,14 +46,14 @@ private:
   std::size_t pos_ = 0;
 };
 
-/// The shapes of issue 6 / SPEC §7.
+/// The shapes of SPEC §7.
 enum class FenceShape : std::uint8_t {
   // compressed (when N*M - (N+M) >= 1)
   Fanout,          ///< one loop, k consumers per iteration
   NestedHoist,     ///< consumers in an outer loop body and in an inner loop
   TwoArrays,       ///< two arrays with separate consumers: two barriers
   DoubleBuffered,  ///< reads one array, writes another carrier; then reads the carrier
-  PhaseChain,      ///< seq loop's iteration argument T read by a parallel loop that writes a fresh next T (issue 16)
+  PhaseChain,      ///< seq loop's iteration argument T read by a parallel loop that writes a fresh next T
   PingPong,        ///< phases alternate between two preallocated arrays: read one, write the other
   // fallbacks
   ScalarDep, MixedDeps, MultipleArrays, PartialSlot, LoopIterArg, DefinedInBody, UpdatedInBody,
@@ -108,7 +108,7 @@ GeneratedFenceProgram random_fence_program(ChoiceStream& choices, const FenceGen
 /// One implementation of the phase fence contract (docs/phase-fence.md): a
 /// name and the pass, same signature as depreduce::expand_manual_phase_fence.
 /// The judge is not a twin but the interpreter oracle (reference/), so the
-/// properties and fuzz_fence_diff check every registered pass against it.
+/// properties and fuzz_phase_fence_diff check every registered pass against it.
 struct FencePassImpl {
   std::string name; ///< "optimized", ...
   orch::Program (*run)(const orch::Program&, PhaseFenceSummary*);
@@ -125,4 +125,4 @@ bool register_fence_pass_impl(FencePassImpl impl);
 
 } // namespace depreduce::testing
 
-#endif // DEPREDUCE_TESTING_PHASE_FENCE_HPP
+#endif // DEPREDUCE_TESTING_FENCE_PROGRAMS_HPP
