@@ -82,7 +82,7 @@ void check_output_extension(const std::string& path, const std::string& written,
     what += "as asked)";
   throw CLI::ValidationError("-o", "'" + path + "' names a " + named + " file, but the output is " + what +
                                        "; write to a .dot file or to -, or choose the output with " +
-                                       (written == "dot" ? "--json or convert --to" : "--to"));
+                                       "--to");
 }
 
 /// The input format name of \p file as read with \p format ("auto" decides
@@ -265,6 +265,7 @@ void add_reduce_commands(CLI::App& app) {
     std::string cycles = "error";
     bool stats = false;
     bool json = false;
+    std::string to; ///< --to: dot, json or edges ("" = json with --json, else dot).
     bool quiet = false;
   };
   auto args = std::make_shared<ReduceArgs>();
@@ -286,6 +287,10 @@ void add_reduce_commands(CLI::App& app) {
                        "Print counts and times on stderr (time: model build + reduction; read; write)");
   reduce_cmd->add_flag("--json", args->json,
                        "Write a JSON summary instead of DOT: counts, and every removed edge with its witness");
+  reduce_cmd->add_option("--to", args->to,
+                         "Output: dot (the reduced graph, the default), json (as --json) or edges (the reduced "
+                         "graph's edges, one 'src<TAB>dst' line per merged edge)")
+      ->check(CLI::IsMember({"dot", "json", "edges"}));
   reduce_cmd->add_flag("-q,--quiet", args->quiet, "No progress bar (shown on a terminal for inputs over 10^6 edges)");
   reduce_cmd->callback([args] {
     ReduceOptions o;
@@ -294,7 +299,10 @@ void add_reduce_commands(CLI::App& app) {
     if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
     o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
-    check_output_extension(args->out, args->json ? "json" : "dot", input_format_name(args->in.file, args->in.format));
+    if (args->json && !args->to.empty() && args->to != "json")
+      throw CLI::ValidationError("--to", "--json writes the JSON summary; it contradicts --to " + args->to);
+    const std::string to = !args->to.empty() ? args->to : args->json ? "json" : "dot";
+    check_output_extension(args->out, to, input_format_name(args->in.file, args->in.format));
     formats::check_output_path(args->out);
     const formats::Format format = formats::parse_format(args->in.format);
     const bool oracle = args->impl == "reference";
@@ -354,18 +362,19 @@ void add_reduce_commands(CLI::App& app) {
     const std::size_t edges_in = ir.graph.edges.size();
     const auto write_start = std::chrono::steady_clock::now();
     formats::AtomicOutput out(args->out);
-    if (args->json) {
+    if (to == "json") {
       write_reduce_json(out, ir.graph, r, s, seconds, ir.cyclic_components);
     } else {
       // The reduced graph reuses the merged one (one graph in memory, not
       // two), and the text goes out as it is written.
       if (!reduced) reduced = apply(std::move(ir.graph), r);
-      formats::write_dot(*reduced, out);
+      if (to == "dot") formats::write_dot(*reduced, out);
+      else out.write(formats::write_edge_list(*reduced));
     }
     out.commit();
     const double write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
     if (args->stats) {
-      print_stats(args->json ? ir.graph : *reduced, edges_in, r, s, seconds);
+      print_stats(to == "json" ? ir.graph : *reduced, edges_in, r, s, seconds);
       // Where a whole run goes (docs/performance.md): `time` above is the
       // model build and the reduction.
       fmt::print(stderr, "read: {:.6f} s\nwrite: {:.6f} s\n", read_seconds, write_seconds);

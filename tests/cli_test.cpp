@@ -255,6 +255,23 @@ TEST_F(Cli, OutputExtensionNamingAnotherFormatIsRefused) {
   EXPECT_EQ(run("reduce " + wf + " -o /dev/null").code, 0);
 }
 
+TEST_F(Cli, ReduceToChoosesTheOutput) {
+  // --to dot|json|edges chooses reduce's output (docs/cli.md "Output format");
+  // the -o extension must then agree with it.
+  const std::string in = write("t.dot", "digraph { a -> b; b -> c; a -> c }");
+  ASSERT_EQ(run("reduce " + in + " --to edges -o " + path("e.tsv")).code, 0);
+  EXPECT_EQ(slurp(path("e.tsv")), "a\tb\nb\tc\n");
+  ASSERT_EQ(run("reduce " + in + " --to json -o " + path("s.json")).code, 0);
+  EXPECT_NE(slurp(path("s.json")).find("\"removed\""), std::string::npos);
+  ASSERT_EQ(run("reduce " + in + " --to dot -o " + path("r.dot")).code, 0);
+  EXPECT_EQ(slurp(path("r.dot")).find("a -> c"), std::string::npos);
+  EXPECT_EQ(run("reduce " + in + " --to edges -o " + path("e.dot")).code, 64);
+  EXPECT_FALSE(std::filesystem::exists(path("e.dot")));
+  CliRun both = run("reduce " + in + " --json --to dot");
+  EXPECT_EQ(both.code, 64) << both.out;
+  EXPECT_NE(both.out.find("contradicts --to dot"), std::string::npos) << both.out;
+}
+
 TEST_F(Cli, EdgeListSaysSelfLoopsAreLeftOut) {
   std::string in = write("loop.dot", "digraph { a -> a; a -> b }");
   CliRun r = run("convert " + in + " --to edges");
