@@ -69,7 +69,7 @@ bool in_canonical_order(const WindowEdge& a, const WindowEdge& b) {
 
 template <unsigned BL>
 WindowRun run_window(const TaskStream& stream, const WindowOptions& options) {
-  check_window_options(options);
+  reference::check_window_options(options); // qualified: ADL also finds depreduce::check_window_options
   const std::uint64_t mask = options.seq_width == 64 ? ~std::uint64_t{0} : 0xffffffffu;
   const std::size_t n = stream.size();
   auto in_range = [&](TaskId id) {
