@@ -159,6 +159,24 @@ void c_api_errors() {
   CHECK(dr_graph_reduce(g, nullptr, nullptr, &n) == DR_BAD_ARGUMENT);
   CHECK(dr_graph_reduce(g, nullptr, &removed, &n) == DR_OK);
   CHECK(n == 1 && removed[0].src == a && removed[0].dst == c && removed[0].edge == 1 && removed[0].demoted_to_retain);
+
+  // Cleared and refilled: parts added out of (src, dst) order, so `edge` (the
+  // pair's first part in add_edge order) differs from the merged pair's index.
+  CHECK(dr_graph_clear(g, 65) == DR_ENGINE_OUT_OF_RANGE && dr_graph_clear(g, 0) == DR_OK);
+  const dr_node free_node{DR_NO_ENGINE, 0, 0};
+  for (int v = 0; v < 4; ++v) CHECK(dr_graph_add_node(g, &free_node, nullptr) == DR_OK);
+  const dr_edge parts[] = {{1, 3, 0, DR_FLAG_WAIT}, {2, 3, 0, DR_FLAG_WAIT}, {0, 3, 0, DR_FLAG_WAIT},
+                           {0, 1, 0, DR_FLAG_WAIT}, {0, 3, 0, DR_FLAG_WAIT}, {1, 2, 0, DR_FLAG_WAIT}};
+  for (const dr_edge& e : parts) CHECK(dr_graph_add_edge(g, &e) == DR_OK);
+  for (int round = 0; round < 2; ++round) { // reduced repeatedly: same answer
+    CHECK(dr_graph_reduce(g, nullptr, &removed, &n) == DR_OK);
+    CHECK(n == 2 && removed[0].src == 0 && removed[0].dst == 3 && removed[0].edge == 2 &&
+          removed[1].src == 1 && removed[1].dst == 3 && removed[1].edge == 0 && !removed[1].demoted_to_retain);
+  }
+  const dr_edge shortcut{0, 2, 0, DR_FLAG_WAIT}; // grown: 0 -> 2 is implied by 0 -> 1 -> 2
+  CHECK(dr_graph_add_edge(g, &shortcut) == DR_OK && dr_graph_reduce(g, nullptr, &removed, &n) == DR_OK);
+  CHECK(n == 3 && removed[0].src == 0 && removed[0].dst == 2 && removed[0].edge == 6 && removed[1].edge == 2 &&
+        removed[2].edge == 0);
   dr_graph_destroy(g);
 
   dr_window* w = nullptr;

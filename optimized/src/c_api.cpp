@@ -6,21 +6,26 @@
 /// InputError of a throwing entry point) into a dr_status and the handle's
 /// message: no exception crosses the C boundary.
 ///
-/// The exact reduction builds an InputGraph from the caller's integer ids and
-/// runs make_program_order() + reduce(). NOTE for the merge of issue 38
-/// item 1: once depreduce::GraphBuilder / Reducer exist, dr_graph should hold
-/// them instead (no names, no renumbering, scratch reused); the C signatures
-/// stay as they are.
+/// The exact reduction (dr_graph) holds a depreduce::GraphBuilder and a
+/// depreduce::Reducer, the C++ entrance a compiler uses (SPEC §1): nodes and
+/// edges go into the builder as the caller adds them, dr_graph_reduce() runs
+/// Reducer::reduce(const GraphBuilder&) (no names, no Graph materialised, no
+/// renumbering: add_edge already refuses src > dst), and every array - the
+/// builder's, the reducer's scratch, the result - keeps its capacity across
+/// dr_graph_clear() and repeated reductions.
 //===----------------------------------------------------------------------===//
 #include "depreduce/c_api.h"
 
 #include "depreduce/error.hpp"
 #include "depreduce/graph.hpp"
+#include "depreduce/graph_builder.hpp"
 #include "depreduce/online_reduction.hpp"
+#include "depreduce/reducer.hpp"
 #include "depreduce/status.hpp"
 #include "depreduce/transitive_reduction.hpp"
 #include "depreduce/window_reducer.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <string>
@@ -107,10 +112,11 @@ Status engine_count(std::uint32_t num_engines) {
 
 struct dr_graph {
   ErrorSlot error;
-  std::uint32_t num_engines = 0;
-  std::vector<dr_node> nodes;
-  std::vector<dr_edge> edges;
-  std::vector<dr_removed_edge> removed;
+  GraphBuilder builder;          ///< The nodes and edges added (capacity kept by clear()).
+  Reducer reducer;               ///< Scratch of the reduction, kept across calls.
+  Reduction reduction;           ///< The last result, in the builder's merged (src, dst) order.
+  std::vector<std::uint32_t> first_part; ///< Per removed pair: its first part's add_edge() index.
+  std::vector<dr_removed_edge> removed;  ///< What dr_graph_reduce() hands out.
 };
 
 struct dr_online {
@@ -158,7 +164,7 @@ dr_status dr_graph_create(uint32_t num_engines, dr_graph** out) {
       create_error = "out of memory";
       return DR_OUT_OF_MEMORY;
     }
-    g->num_engines = num_engines;
+    g->builder.clear(num_engines);
     *out = g;
     create_error.clear();
     return DR_OK;
@@ -171,9 +177,8 @@ dr_status dr_graph_clear(dr_graph* g, uint32_t num_engines) {
   if (!g) return DR_BAD_ARGUMENT;
   return guard(&g->error, [&] {
     if (Status s = engine_count(num_engines); !s.ok()) return g->error.set(s);
-    g->num_engines = num_engines;
-    g->nodes.clear();
-    g->edges.clear();
+    g->builder.clear(num_engines);
+    g->reduction.removed.clear();
     g->removed.clear();
     return g->error.ok();
   });
@@ -183,14 +188,16 @@ dr_status dr_graph_add_node(dr_graph* g, const dr_node* node, uint32_t* id) {
   if (!g) return DR_BAD_ARGUMENT;
   return guard(&g->error, [&] {
     if (!node) return g->error.set(DR_BAD_ARGUMENT, "dr_graph_add_node: null node");
-    if (node->engine != kNoEngine && node->engine >= g->num_engines)
-      return g->error.set(Status(ErrorCode::EngineOutOfRange, g->nodes.size(),
-                                 "node " + std::to_string(g->nodes.size()) + ": engine " +
-                                     std::to_string(node->engine) + " is not below the " +
-                                     std::to_string(g->num_engines) + " engine(s) declared"));
-    if (g->nodes.size() >= kNoEngine) return g->error.set(DR_NODE_OUT_OF_RANGE, "too many nodes");
-    if (id) *id = static_cast<std::uint32_t>(g->nodes.size());
-    g->nodes.push_back(*node);
+    // Checked here (GraphBuilder checks at finish) so the error names the call.
+    const std::uint32_t v = g->builder.num_nodes();
+    if (node->engine != kNoEngine && node->engine >= g->builder.num_engines())
+      return g->error.set(Status(ErrorCode::EngineOutOfRange, v,
+                                 "node " + std::to_string(v) + ": engine " + std::to_string(node->engine) +
+                                     " is not below the " + std::to_string(g->builder.num_engines()) +
+                                     " engine(s) declared"));
+    if (v >= kNoEngine) return g->error.set(DR_NODE_OUT_OF_RANGE, "too many nodes");
+    const NodeId added = g->builder.add_node(NodeSpec{node->engine, node->async_window, node->barrier != 0});
+    if (id) *id = added;
     return g->error.ok();
   });
 }
@@ -199,14 +206,14 @@ dr_status dr_graph_add_edge(dr_graph* g, const dr_edge* edge) {
   if (!g) return DR_BAD_ARGUMENT;
   return guard(&g->error, [&] {
     if (!edge) return g->error.set(DR_BAD_ARGUMENT, "dr_graph_add_edge: null edge");
-    const std::size_t n = g->nodes.size(), i = g->edges.size();
+    const std::size_t n = g->builder.num_nodes(), i = g->builder.num_edges();
     const std::string name = "edge " + std::to_string(i) + ": " + std::to_string(edge->src) + " -> " +
                              std::to_string(edge->dst);
     if (edge->src >= n || edge->dst >= n)
       return g->error.set(Status(ErrorCode::NodeOutOfRange, i, name + " names a node not added"));
     if (edge->src > edge->dst)
       return g->error.set(Status(ErrorCode::NotProgramOrder, i, name + " goes backward in program order"));
-    g->edges.push_back(*edge);
+    g->builder.add_edge(edge->src, edge->dst, KindSet::from_bits(edge->kinds), FlagSet::from_bits(edge->flags));
     return g->error.ok();
   });
 }
@@ -215,36 +222,32 @@ dr_status dr_graph_reduce(dr_graph* g, const dr_filter* filter, const dr_removed
   if (!g) return DR_BAD_ARGUMENT;
   return guard(&g->error, [&] {
     if (!removed || !count) return g->error.set(DR_BAD_ARGUMENT, "dr_graph_reduce: null output");
-    // Ids are program order already (edges go forward), so make_program_order
-    // keeps them; names are the ids.
-    InputGraph input;
-    input.file = "<c-api>";
-    input.num_engines = g->num_engines;
-    input.nodes.resize(g->nodes.size());
-    for (std::size_t v = 0; v < g->nodes.size(); ++v) {
-      Node& node = input.nodes[v];
-      node.name = std::to_string(v);
-      node.engine = g->nodes[v].engine;
-      node.async_window = g->nodes[v].async_window;
-      node.barrier = g->nodes[v].barrier != 0;
-      node.input_index = static_cast<std::uint32_t>(v);
-    }
-    input.edges.resize(g->edges.size());
-    for (std::size_t i = 0; i < g->edges.size(); ++i) {
-      Edge& e = input.edges[i];
-      e.src = g->edges[i].src;
-      e.dst = g->edges[i].dst;
-      e.kinds = KindSet::from_bits(g->edges[i].kinds);
-      e.flags = FlagSet::from_bits(g->edges[i].flags);
-      e.input_index = static_cast<std::uint32_t>(i);
-    }
-    const Graph graph = make_program_order(std::move(input));
+    // Ids are program order already (add_edge refuses src > dst), so the
+    // builder is reduced as it is, without renumbering.
     ReduceOptions options;
     options.filter = to_filter(filter);
-    const Reduction r = reduce(graph, options);
+    if (Status s = g->reducer.reduce(g->builder, g->reduction, options); !s.ok()) return g->error.set(s);
+    // RemovedEdge::edge indexes the merged, (src, dst)-sorted pairs; the C API
+    // reports the position of the pair's first part in add_edge() order. The
+    // removed pairs are sorted by (src, dst), so each part finds its pair by
+    // binary search; the first part found (lowest index) is kept.
+    const std::vector<RemovedEdge>& r = g->reduction.removed;
+    g->first_part.assign(r.size(), UINT32_MAX);
+    if (!r.empty()) {
+      const std::vector<BuilderEdge>& parts = g->builder.edges();
+      for (std::uint32_t i = 0; i < parts.size(); ++i) {
+        const BuilderEdge& p = parts[i];
+        const auto it = std::lower_bound(r.begin(), r.end(), p, [](const RemovedEdge& e, const BuilderEdge& q) {
+          return e.src != q.src ? e.src < q.src : e.dst < q.dst;
+        });
+        if (it != r.end() && it->src == p.src && it->dst == p.dst) {
+          std::uint32_t& first = g->first_part[static_cast<std::size_t>(it - r.begin())];
+          if (first == UINT32_MAX) first = i;
+        }
+      }
+    }
     g->removed.clear();
-    g->removed.reserve(r.removed.size());
-    for (const RemovedEdge& e : r.removed) g->removed.push_back(to_c(e, graph.edges[e.edge].input_index));
+    for (std::size_t k = 0; k < r.size(); ++k) g->removed.push_back(to_c(r[k], g->first_part[k]));
     *removed = g->removed.data();
     *count = g->removed.size();
     return g->error.ok();

@@ -114,6 +114,13 @@ const char* dr_create_error(void);
 /*===--------------------------------------------------------------------===*
  * Exact reduction of one graph
  *===--------------------------------------------------------------------===*/
+/* A dr_graph holds a depreduce::GraphBuilder and a depreduce::Reducer
+ * (depreduce/graph_builder.hpp, depreduce/reducer.hpp): the same functions as
+ * the C++ entrance, Reducer::reduce(const GraphBuilder&). Reuse: one handle
+ * can be cleared and refilled (one graph per basic block or scheduling
+ * region), or reduced repeatedly as it grows, without reallocating - the
+ * nodes, edges, the reducer's scratch and the removed array keep their
+ * capacity, so memory is allocated only while the graphs grow. */
 typedef struct dr_graph dr_graph;
 
 /** A graph builder for \p num_engines engines (0..64).
@@ -121,7 +128,9 @@ typedef struct dr_graph dr_graph;
  *  \p out is NULL, DR_OUT_OF_MEMORY. */
 dr_status dr_graph_create(uint32_t num_engines, dr_graph** out);
 void dr_graph_destroy(dr_graph* g);
-/** Forgets every node and edge (keeps the memory) and sets the engine count. */
+/** Forgets every node and edge (keeps the memory: builder, reducer scratch and
+ *  removed array) and sets the engine count. O(1).
+ *  \returns DR_ENGINE_OUT_OF_RANGE if num_engines > 64. */
 dr_status dr_graph_clear(dr_graph* g, uint32_t num_engines);
 /** Adds the next node in program order; writes its id (0, 1, ...) to \p id (may be NULL).
  *  \returns DR_ENGINE_OUT_OF_RANGE, DR_BAD_ARGUMENT (null node). O(1). */
@@ -130,12 +139,17 @@ dr_status dr_graph_add_node(dr_graph* g, const dr_node* node, uint32_t* id);
  *  \returns DR_NODE_OUT_OF_RANGE (an end not added), DR_NOT_PROGRAM_ORDER
  *  (src > dst), DR_BAD_ARGUMENT (null edge). O(1). */
 dr_status dr_graph_add_edge(dr_graph* g, const dr_edge* edge);
-/** Reduces the graph (SPEC §4, depreduce::reduce()): writes to \p *removed
- *  the redundant pairs sorted by (src, dst) and their count to \p *count. The
- *  array is owned by the handle, valid until the next call on it. The graph
- *  itself is unchanged (reduce again after adding more).
+/** Reduces the graph (SPEC §4; depreduce::Reducer::reduce(const GraphBuilder&),
+ *  whose result equals depreduce::reduce()'s): writes to \p *removed the
+ *  redundant pairs sorted by (src, dst) and their count to \p *count; each
+ *  one's `edge` is the position of the pair's first part in add_edge order.
+ *  The array is owned by the handle, valid until the next call on it. The
+ *  graph itself is unchanged (reduce again after adding more).
  *  \returns DR_BAD_ARGUMENT (null outputs), DR_OUT_OF_MEMORY.
- *  Cost: O(n + m) plus reduce()'s sweep. */
+ *  Cost: Reducer::reduce()'s (O(n + m) row operations of ceil(n/64) words up
+ *  to 1024 nodes, reduce()'s sweep above), plus O(m log r) to map the r
+ *  removed pairs back to their first parts; no allocation once the handle's
+ *  memory has grown to the graph. */
 dr_status dr_graph_reduce(dr_graph* g, const dr_filter* filter, const dr_removed_edge** removed, size_t* count);
 /** The message of the last failed call on \p g; "" after a success. */
 const char* dr_graph_last_error(const dr_graph* g);
