@@ -80,9 +80,9 @@ void check_output_extension(const std::string& path, const std::string& written,
     what += input_format.empty() || input_format == "dot" ? ")" : "; there is no " + input_format + " writer)";
   else
     what += "as asked)";
+  const char* fits = written == "dot" ? "a .dot file" : written == "json" ? "a .json file" : "a .tsv or .txt file";
   throw CLI::ValidationError("-o", "'" + path + "' names a " + named + " file, but the output is " + what +
-                                       "; write to a .dot file or to -, or choose the output with " +
-                                       "--to");
+                                       "; write to " + fits + " or to -, or choose the output with --to");
 }
 
 /// The input format name of \p file as read with \p format ("auto" decides
