@@ -1,6 +1,6 @@
 //===- bench/online_reduction_bench.cpp - Online queries vs reduce() -----===//
 ///
-/// Google Benchmark, issue 38 item 3: the online reducer driven as a list
+/// Google Benchmark: the online reducer driven as a list
 /// scheduler drives it - per node in program order add_node(), one implied()
 /// query per incoming edge (with the edge's kinds), then add_edges() - against
 /// reduce() of the whole graph, on the same graph in the same run:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python module against NetworkX and against the C++ library (issue 43).
+"""The Python module against NetworkX and against the C++ library.
 
 In one process, on the 5,000-node random DAG of bench/peers.py
 (`depreduce generate dag --size 5000 --seed 1`):

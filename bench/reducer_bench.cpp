@@ -1,6 +1,6 @@
 //===- reducer_bench.cpp - The compiler's entrance against its peers ------===//
 ///
-/// Issue 38, item 6. Every path starts from what a compiler holds: per region
+/// Every path starts from what a compiler holds: per region
 /// (GCC's scheduling regions of corpus/real/gcc-sched, SOURCES.md section 7)
 /// two arrays `src`, `dst` of dependences in GCC's order (by producer), ids
 /// 0..n-1 in the region's program order; every path ends with the list of

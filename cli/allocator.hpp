@@ -18,8 +18,8 @@ namespace depreduce::cli {
 /// (mimalloc's large_os_pages option; false with glibc's allocator, whose
 /// tunables this does not read). With mimalloc it stays on for the whole
 /// process, whatever the input's size: a 64 MiB+ input read in 4 KiB pages
-/// (the seventh pass's choice) was 1-1.5 s slower on the 10^6-instruction
-/// matmul on the host of docs/performance.md's eleventh pass. For
+/// instead makes the 10^6-instruction matmul 1-1.5 s slower on a host where
+/// a 4 KiB page's first touch costs about 10 us. For
 /// tests/allocator_test.cpp. Cost: O(1).
 bool huge_pages_requested();
 

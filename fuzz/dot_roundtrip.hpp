@@ -2,7 +2,7 @@
 ///
 /// \file
 /// What fuzz_dot_writer_roundtrip and props/dot_writer_roundtrip_props.cpp
-/// check (issue 41.2): a graph read from STG, WfCommons JSON or Pegasus DAX,
+/// check: a graph read from STG, WfCommons JSON or Pegasus DAX,
 /// put in program order and written by formats::write_dot(), reads back
 /// with formats::read_dot() (and with cgraph, its twin) as the same graph:
 ///  * the same graph name, strictness, engine count, defaults and subgraphs;

@@ -7,9 +7,10 @@
 /// cgraph: the same graph (dot_roundtrip.hpp). DOT input is skipped (DOT ->
 /// DOT is fuzz_dot_reader_diff's and the DOT props'); rejected input is
 /// the readers' own fuzzers' business. On a mismatch the input, the DOT text
-/// and the reason are printed and the target aborts (issue 41.2: a WfCommons
-/// task named `C:\tmp\` was written as DOT that did not read back, and no
-/// fuzzer wrote DOT from a non-DOT reader).
+/// and the reason are printed and the target aborts. It is the fuzzer that
+/// writes DOT from a non-DOT reader's graph, whose names DOT must still carry
+/// (a WfCommons task named `C:\tmp\` ends in a backslash that would escape
+/// the closing quote).
 ///
 /// Inputs above 64 KiB are skipped: the readers' cost is linear, but the
 /// cgraph read-back and the second write triple it, and every construct of

@@ -2,7 +2,7 @@
 ///
 /// bytes -> several graphs -> one Reducer (static: it also carries scratch
 /// from input to input) -> compare each result with the reference; abort with
-/// both printed on any difference. Issue 38, item 2.
+/// both printed on any difference.
 ///
 /// Framing: the input is a sequence of records `kind, len, len bytes`; kind %
 /// 4 picks the decoder (dag_from_bytes, engine_graph_from_bytes,

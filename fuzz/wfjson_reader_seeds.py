@@ -158,7 +158,7 @@ SEEDS = {
     "sem-child-not-in-parents": doc(",\n".join([task("a", [], ["b"]), task("b", [])])),
     "sem-children-disagree-many": doc(",\n".join([task("a", [], ["c"]), task("b", [], ["c"]), task("c", ["b", "a", "b"], []),
                                                task("d", ["c"], []), task("e", [], ["d"])])),
-    # Issue 44: every WfFormat error has a line; what is wrong sits on a line of
+    # Every WfFormat error has a line; what is wrong sits on a line of
     # its own, so the two readers' line rules are compared, not just line 1.
     "sem-lines-top-array": '\n\n[1]',
     "sem-lines-no-workflow": '\n{"name": "x"\n}',

@@ -31,7 +31,7 @@ CaptureParams gen_params() {
   p.host_build_graph = *rc::gen::arbitrary<bool>();
   p.tasks = *rc::gen::oneOf(rc::gen::inRange<std::size_t>(0, 30), rc::gen::inRange<std::size_t>(30, 320));
   p.rings = *rc::gen::inRange<std::uint32_t>(1, 5);
-  // Mostly not powers of two: slot = local id mod this (issue 41).
+  // Mostly not powers of two: slot = local id mod this.
   p.slots_per_ring = *rc::gen::element(1u, 3u, 5u, 6u, 7u, 12u, 100u, 300u, 64u);
   p.max_preds = *rc::gen::inRange(0u, 6u);
   p.far_percent = *rc::gen::element(0u, 10u, 40u);

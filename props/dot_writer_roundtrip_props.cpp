@@ -1,6 +1,6 @@
 //===- dot_writer_roundtrip_props.cpp - Non-DOT readers' graphs as DOT ----===//
 ///
-/// Issue 41.2: a graph read from WfCommons JSON, Pegasus DAX or STG text and
+/// A graph read from WfCommons JSON, Pegasus DAX or STG text and
 /// written as DOT reads back as the same graph (fuzz/dot_roundtrip.hpp says
 /// what "the same" is). The texts are written here from generated graphs
 /// whose names and labels are short strings over an alphabet heavy in the

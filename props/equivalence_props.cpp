@@ -104,7 +104,7 @@ std::vector<ReduceOptions> every_filter() {
   return out;
 }
 
-// Issue 44: `equiv G R --kinds K` with R = `reduce G --kinds K` says
+// `equiv G R --kinds K` with R = `reduce G --kinds K` says
 // equivalent, for every K: the filter selects what the reduction may remove,
 // and the edges outside it count as paths in both commands (SPEC §4). Each
 // twin compares its own reduction, reduced and compared under the same K.

@@ -73,7 +73,7 @@ TEST(Paths, ExplainWitnessAvoidsRemovedEdges) {
 }
 
 TEST(Paths, AsynchronousBarrierDoesNotCompleteBeforeItsOwnSuccessor) {
-  // Issue 41.2: the barrier hop of PathFinder::find() covers the nodes
+  // The barrier hop of PathFinder::find() covers the nodes
   // *before* the barrier on its engine (SPEC §3.2: p_i C b for p_i earlier
   // than b). Were the bound `<=`, a barrier would "complete before itself":
   // from start(b) the search would step to end(b), so an asynchronous

@@ -1,6 +1,6 @@
 //===- reducer_props.cpp - Reducer and GraphBuilder against the oracle ----===//
 ///
-/// Issue 38, item 2: the reusable Reducer equals the reference on graphs from
+/// The reusable Reducer equals the reference on graphs from
 /// every generator of testing/ (random_dag, random_engine_graph,
 /// random_input_graph, the three *_from_bytes decoders, part_combinations(),
 /// generate_workload()), one Reducer object reused across all the graphs of a

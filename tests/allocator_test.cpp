@@ -3,11 +3,14 @@
 /// \file
 /// cli/allocator.hpp: built with mimalloc, the CLI asks for huge pages from
 /// the start (mimalloc's large_os_pages, set from .preinit_array, before any
-/// allocation); nothing switches them off for a large input any more
-/// (docs/performance.md, "Eleventh pass"). A user's
+/// allocation); nothing switches them off for a large input (4 KiB pages
+/// for a 64 MiB+ input make the 10^6-instruction matmul 1-1.5 s slower
+/// where a 4 KiB page's first touch costs about 10 us). A user's
 /// MIMALLOC_LARGE_OS_PAGES or DEPREDUCE_MALLOC_TUNING=0 leaves mimalloc's own
 /// setting. Every thread's first segment is committed at once, in huge
-/// pages (eager_commit_delay 0, docs/performance.md "Twelfth pass"), unless
+/// pages (eager_commit_delay 0: mimalloc's default commits a thread's first
+/// segment page by page, outside huge pages, and the DOT writer's helper
+/// thread allocates), unless
 /// MIMALLOC_EAGER_COMMIT_DELAY or DEPREDUCE_MALLOC_TUNING=0 is set. Linked
 /// with the CLI's allocator object, as the CLI is.
 //===----------------------------------------------------------------------===//

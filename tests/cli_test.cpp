@@ -149,10 +149,10 @@ TEST_F(Cli, OutputToDevStdoutReachesThePipe) {
 }
 
 TEST_F(Cli, OutputToDevStdoutRedirectedForAppendKeepsEarlierContent) {
-  // Issue 41: `echo hello > a.txt; depreduce reduce x.dot -o /dev/stdout >> a.txt`
-  // once replaced a.txt (a new inode, "hello" gone, exit 0): /dev/stdout's
-  // link chain ends at a.txt, a regular file, which was renamed over.
-  // /dev/stdout, /dev/fd/N and /proc/self/fd/N are written through the
+  // `echo hello > a.txt; depreduce reduce x.dot -o /dev/stdout >> a.txt`
+  // must keep a.txt (its inode and "hello"): /dev/stdout's link chain ends
+  // at a.txt, a regular file, and renaming a temporary file over it would
+  // replace it. /dev/stdout, /dev/fd/N and /proc/self/fd/N are written through the
   // descriptor, so the shell's append holds.
   std::string in = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
   const std::string reduced = run("reduce " + in).out;
@@ -220,8 +220,8 @@ TEST_F(Cli, OutputToAFifoIsWrittenThroughToItsReader) {
 }
 
 TEST_F(Cli, OutputExtensionNamingAnotherFormatIsRefused) {
-  // Issue 41.4: `reduce wf.json -o wf.red.json` wrote DOT into a .json file,
-  // and `equiv wf.json wf.red.json` then failed on it. DOT is the only graph
+  // `reduce wf.json -o wf.red.json` must not write DOT into a .json file
+  // (`equiv wf.json wf.red.json` would then fail on it). DOT is the only graph
   // writer: an -o extension naming another format is a usage error (64)
   // before anything is read or written (docs/cli.md "Output format").
   const std::string wf = write("wf.json", R"({"name": "w", "schemaVersion": "1.5", "workflow": {"specification":

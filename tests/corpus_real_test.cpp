@@ -123,7 +123,7 @@ std::vector<Region> read_regions() {
   return rows;
 }
 
-// Issue 38, item 5: every GCC scheduling region, through both twins, the
+// Every GCC scheduling region, through both twins, the
 // Reducer (one object for all regions, so stale scratch shows) and its array
 // entry, against the manifest's count.
 TEST(CorpusGccSched, EveryRegionMatchesTheManifest) {

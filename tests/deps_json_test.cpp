@@ -200,7 +200,7 @@ TEST(DepsJson, LooksLikeDepsJsonOnlyForTasksOrEdgesArraysWithoutWorkflow) {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 39: captures as the runtime writes them (SPEC §6, last paragraph).
+// Captures as the runtime writes them (SPEC §6, last paragraph).
 // ---------------------------------------------------------------------------
 
 // host_build_graph: id space in bits 63:62, parent in 51:32. 4611686018427387905
@@ -343,7 +343,7 @@ TEST(DepsJsonCapture, EmptyEdgesIsAValidCapture) {
   EXPECT_EQ(run_window<64>(t.stream, t.geometry).counters.wait_candidates, 0u);
 }
 
-// Issue 41, first blind spot: slot = local id mod slots per ring. With 6
+// Slot = local id mod slots per ring, also where that is no power of two. With 6
 // slots, local 7 is slot 1 of generation 1 (a mask, 7 & 5, would give slot
 // 5); local 1 (slot 1, generation 0) is then stale for the task after it,
 // while local 5 (slot 5) is not. With 3 slots, local 5 is slot 2 (mask: 5 & 2 = 0).

@@ -176,7 +176,7 @@ std::string label_of(const Node& n) {
 }
 
 TEST(DotWriter, OddTrailingBackslashRunFromWfCommonsReadsBack) {
-  // Issue 41.2: a WfCommons task named `C:\tmp\` (JSON "C:\\tmp\\"). In a
+  // A WfCommons task named `C:\tmp\` (JSON "C:\\tmp\\"). In a
   // DOT quoted string `\"` is a quote, so the writer must give an odd run of
   // backslashes right before the closing quote one more backslash; without
   // it `"C:\tmp\"` runs on into the next statement and the file does not

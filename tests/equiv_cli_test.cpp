@@ -17,9 +17,9 @@ using depreduce::testing::slurp;
 
 CliRun run(const std::string& args) { return depreduce::testing::run_cli(args); }
 
-class Issue17Cli : public depreduce::testing::TempDirTest {};
+class EquivCli : public depreduce::testing::TempDirTest {};
 
-TEST_F(Issue17Cli, EquivSameRelationsExitsZero) {
+TEST_F(EquivCli, EquivSameRelationsExitsZero) {
   std::string a = write("a.dot", "digraph { a -> b; b -> c; a -> c }");
   std::string b = write("b.dot", "digraph { a -> b; b -> c }");
   CliRun r = run("equiv " + a + " " + b);
@@ -27,7 +27,7 @@ TEST_F(Issue17Cli, EquivSameRelationsExitsZero) {
   EXPECT_NE(r.out.find("same completed-before and issued-before relations"), std::string::npos) << r.out;
 }
 
-TEST_F(Issue17Cli, EquivDifferenceNamesRelationDirectionAndPath) {
+TEST_F(EquivCli, EquivDifferenceNamesRelationDirectionAndPath) {
   std::string a = write("a.dot", "digraph { a -> b; b -> c }");
   std::string b = write("b.dot", "digraph { a -> b; b -> c [kind=ordered] }");
   CliRun r = run("equiv " + a + " " + b);
@@ -40,7 +40,7 @@ TEST_F(Issue17Cli, EquivDifferenceNamesRelationDirectionAndPath) {
   EXPECT_NE(back.out.find("b -> c: completed-before in " + a), std::string::npos) << back.out;
 }
 
-TEST_F(Issue17Cli, EquivImplicitEngineOrderCounts) {
+TEST_F(EquivCli, EquivImplicitEngineOrderCounts) {
   // Same explicit edges; the engine makes a C b implicit in one graph only.
   std::string a = write("a.dot", "digraph { a [engine=0]; b [engine=0]; c; a -> c }");
   std::string b = write("b.dot", "digraph { a [engine=0]; b [engine=1]; c; a -> c }");
@@ -50,7 +50,7 @@ TEST_F(Issue17Cli, EquivImplicitEngineOrderCounts) {
   EXPECT_NE(r.out.find("[engine order, completed-before]"), std::string::npos) << r.out;
 }
 
-TEST_F(Issue17Cli, EquivShowsFirstFewAndCountsTheRest) {
+TEST_F(EquivCli, EquivShowsFirstFewAndCountsTheRest) {
   std::string a = write("a.dot", "digraph { a1 -> b1; a2 -> b2; a3 -> b3; a4 -> b4 }");
   std::string b = write("b.dot", "digraph { a1; b1; a2; b2; a3; b3; a4; b4 }");
   CliRun r = run("equiv " + a + " " + b + " --show 2");
@@ -61,10 +61,10 @@ TEST_F(Issue17Cli, EquivShowsFirstFewAndCountsTheRest) {
   EXPECT_EQ(ref.code, 1) << ref.out;
 }
 
-// Issue 44: --kinds means for equiv what it means for reduce (SPEC §4): the
+// --kinds means for equiv what it means for reduce (SPEC §4): the
 // edges outside K always count as paths. So dropping the anti edge b -> c is
-// a difference under --kinds flow too (it used to leave it out and exit 0).
-TEST_F(Issue17Cli, EquivKindsCountsEdgesOutsideKAsPaths) {
+// a difference under --kinds flow too (leaving it out would exit 0).
+TEST_F(EquivCli, EquivKindsCountsEdgesOutsideKAsPaths) {
   std::string a = write("a.dot", "digraph { a -> b [kind=flow]; b -> c [kind=anti] }");
   std::string b = write("b.dot", "digraph { a -> b [kind=flow]; b; c }");
   EXPECT_EQ(run("equiv " + a + " " + b).code, 1);
@@ -73,9 +73,9 @@ TEST_F(Issue17Cli, EquivKindsCountsEdgesOutsideKAsPaths) {
   EXPECT_NE(r.out.find("b -> c: completed-before in " + a + ", not in " + b), std::string::npos) << r.out;
 }
 
-// Issue 44's example: reduce --kinds flow drops a -> c through the anti edge
+// reduce --kinds flow drops a -> c through the anti edge
 // a -> b, and equiv --kinds flow of the graph and that result says equivalent.
-TEST_F(Issue17Cli, EquivKindsAgreesWithReduceKinds) {
+TEST_F(EquivCli, EquivKindsAgreesWithReduceKinds) {
   std::string g = write("g.dot", "digraph { a -> b [kind=anti]; b -> c [kind=flow]; a -> c [kind=flow] }");
   std::string r = path("r.dot");
   CliRun red = run("reduce " + g + " --kinds flow -o " + r);
@@ -90,7 +90,7 @@ TEST_F(Issue17Cli, EquivKindsAgreesWithReduceKinds) {
   }
 }
 
-TEST_F(Issue17Cli, EquivBadInputExitsTwo) {
+TEST_F(EquivCli, EquivBadInputExitsTwo) {
   std::string a = write("a.dot", "digraph { a -> b }");
   std::string b = write("b.dot", "digraph { a -> x }");
   CliRun r = run("equiv " + a + " " + b);
@@ -103,7 +103,7 @@ TEST_F(Issue17Cli, EquivBadInputExitsTwo) {
   EXPECT_EQ(run("equiv - -").code, 64);
 }
 
-TEST_F(Issue17Cli, StdinAndStdoutEverywhere) {
+TEST_F(EquivCli, StdinAndStdoutEverywhere) {
   std::string g = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
   CliRun r = run("reduce - -o - < " + g);
   EXPECT_EQ(r.code, 0) << r.out;
@@ -129,7 +129,7 @@ TEST_F(Issue17Cli, StdinAndStdoutEverywhere) {
   EXPECT_NE(vr.out.find("<stdin>:1: cycle: "), std::string::npos) << vr.out;
 }
 
-TEST_F(Issue17Cli, ReduceJsonListsEveryRemovedEdgeWithAKeptWitness) {
+TEST_F(EquivCli, ReduceJsonListsEveryRemovedEdgeWithAKeptWitness) {
   // a -> d is redundant (a -> b -> d); the witness of a -> e must not use it.
   std::string g = write("g.dot",
                         "digraph { a -> b; b -> d; a -> d [kind=flow, flags=\"wait|retain\"]; d -> e; a -> e }");
@@ -157,7 +157,7 @@ TEST_F(Issue17Cli, ReduceJsonListsEveryRemovedEdgeWithAKeptWitness) {
   EXPECT_NE(e.out.find("witness (3 hops)"), std::string::npos) << e.out;
 }
 
-TEST_F(Issue17Cli, CyclesErrorByDefaultCondenseOnRequest) {
+TEST_F(EquivCli, CyclesErrorByDefaultCondenseOnRequest) {
   std::string g = write("c.dot", "digraph { a -> b; b -> a; a -> c; b -> c; x -> a; x -> b }");
   std::string out = write("keep.dot", "previous\n");
   CliRun r = run("reduce " + g + " -o " + out);
@@ -190,7 +190,7 @@ TEST_F(Issue17Cli, CyclesErrorByDefaultCondenseOnRequest) {
 namespace {
 
 // Fresh-user trial: a negative --show was wrapped into a huge count.
-TEST_F(Issue17Cli, EquivShowRejectsANegativeCount) {
+TEST_F(EquivCli, EquivShowRejectsANegativeCount) {
   std::string a = write("a.dot", "digraph { a -> b; b -> c }");
   std::string b = write("b.dot", "digraph { a -> b; c }");
   EXPECT_EQ(run("equiv " + a + " " + b + " --show -5").code, 64);

@@ -69,7 +69,7 @@ TEST(EquivalenceTest, ProgramOrderMayDiffer) {
   EXPECT_TRUE(equivalent(make_program_order(x), make_program_order(y)).equivalent);
 }
 
-// Issue 44: the kinds filter of equivalent() reads as reduce()'s (SPEC §4):
+// The kinds filter of equivalent() reads as reduce()'s (SPEC §4):
 // the anti edge outside `flow` still counts as a path, so dropping a -> c
 // (implied through a -> b -> c) loses nothing, under `flow` as under all.
 TEST(EquivalenceTest, KindsFilterCountsEdgesOutsideItAsPaths) {
@@ -89,7 +89,7 @@ TEST(EquivalenceTest, KindsFilterCountsEdgesOutsideItAsPaths) {
   const Equivalence ref = reference::equivalent(g, reduced, flow);
   EXPECT_TRUE(ref.equivalent) << ::testing::PrintToString(ref);
   // Dropping the anti edge itself is a difference under `flow` too: it counts
-  // (before issue 44, `flow` left it out of both graphs and saw none).
+  // (leaving it out of both graphs, `flow` would see none).
   Sketch t;
   t.node("a").edge("b", "c", "flow").edge("a", "c", "flow");
   const Graph without_anti = t.graph();

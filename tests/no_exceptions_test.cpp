@@ -2,8 +2,8 @@
 ///
 /// \file
 /// Compiled with -fno-exceptions -fno-rtti (tests/CMakeLists.txt), as a
-/// compiler or runtime that vendors depreduce would be (SPEC §1, "embedding";
-/// issue 38 item 4): includes the core headers, and drives every error path of
+/// compiler or runtime that vendors depreduce would be (SPEC §1,
+/// "embedding"): includes the core headers, and drives every error path of
 /// the per-node and per-task entry points - the online reducer, the window
 /// reducer's try_ forms, check_window_options() and the C API - checking the
 /// ErrorCode, the index and that nothing changed after the error. A throw

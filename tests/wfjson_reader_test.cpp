@@ -225,9 +225,9 @@ TEST(WfJsonReader, NulByteWhereATokenStartsEndsTheInput) {
   EXPECT_EQ(rejected(std::string("{\"a\": \"\0\"}", 10)).line, 1u); // raw NUL inside a string
 }
 
-// Issue 44: every WfFormat error names a line (these were line 0, "no line",
-// for a task without an id, a non-object task and a non-string id, and line 1
-// for the document-level errors). Each case puts what is wrong on a line of
+// Every WfFormat error names a line (not line 0, "no line", for a task
+// without an id, a non-object task or a non-string id, and not line 1 for
+// every document-level error). Each case puts what is wrong on a line of
 // its own, so the line is the rule's and no other: a value of the wrong kind,
 // its (last) key's line; a missing key, where the object lacking it starts;
 // a task that is not an object, where it starts; any other error of a task,

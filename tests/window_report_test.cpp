@@ -216,7 +216,7 @@ TEST_F(WindowReportCli, BadTraceExits2WithFileAndLine) {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 39: captures as the runtime writes them, and the reduced capture.
+// Captures as the runtime writes them, and the reduced capture.
 // ---------------------------------------------------------------------------
 
 fs::path source_dir() {

@@ -78,9 +78,9 @@ InputGraph FastDotReader::run() {
   strs_.reserve(n_ / 64);
   // The interner's table too, for a name per 256 bytes (the 10^6 matmul
   // has one per 260, the 20k DAG one per 215): grown from 1,024 slots it
-  // was rebuilt eleven times on the 10^6 matmul, each time re-placing
+  // would be rebuilt eleven times on the 10^6 matmul, each time re-placing
   // every name at random in a table larger than the caches (about 7 % of
-  // the read's user time; docs/performance.md, "Thirteenth pass"). Where
+  // the read's user time). Where
   // the text holds fewer names it costs a table of 1/16 to 1/8 of the
   // text's size, written once.
   strs_.reserve_table(n_ / 256);

@@ -189,7 +189,7 @@ struct OutputTarget {
 /// must be written through the descriptor itself: its own link text names the
 /// file the descriptor was opened on (`>> a.txt` gives `/path/a.txt`), and
 /// replacing that file, or even opening it again, would lose what the shell
-/// asked for (the append, the offset, earlier content; issue 41).
+/// asked for (the append, the offset, earlier content).
 /// Cost: one realpath and one readlink per link on the way (at most 40).
 int own_descriptor(const fs::path& path) {
   std::error_code ec;

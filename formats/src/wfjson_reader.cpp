@@ -14,7 +14,7 @@
 /// A duplicate key replaces what its earlier value recorded (nlohmann keeps
 /// the last value). The checks of the old reader run after the scan, in its
 /// order and with its messages, so that a syntax error anywhere wins over any
-/// schema error, as with a DOM. Every error names a line (issue 44): a
+/// schema error, as with a DOM. Every error names a line: a
 /// syntax error, the line nlohmann stops at; a value of the wrong kind, the
 /// line of its (last) key; a missing key, the line where the object lacking
 /// it starts (a task without an `id`: its '{'); a task that is not an

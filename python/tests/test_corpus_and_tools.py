@@ -1,5 +1,5 @@
 """Every file of corpus/real against the CLI, and read / equivalent / explain /
-window_report (issue 43, items 4 and 5)."""
+window_report."""
 import json
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""depreduce.transitive_reduction over NetworkX graphs (issue 43, item 2)."""
+"""depreduce.transitive_reduction over NetworkX graphs."""
 import json
 import math
 import warnings

@@ -1,4 +1,4 @@
-"""depreduce.reduce_edges: edge arrays in, keep-mask out (issue 43, item 3)."""
+"""depreduce.reduce_edges: edge arrays in, keep-mask out."""
 import array
 import subprocess
 import sys

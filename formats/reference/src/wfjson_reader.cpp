@@ -12,7 +12,7 @@
 ///    (which missed escaped ids and could hit a `files[]` or `execution` id);
 ///  * every nlohmann exception is an InputError with a line, also the number
 ///    overflow (out_of_range.406, `1e999`), which escaped before;
-///  * every WfFormat error has a line (issue 44), taken from the parse the
+///  * every WfFormat error has a line, taken from the parse the
 ///    same way: a value of the wrong kind, the line of its (last) key; a
 ///    missing key, the line where the object lacking it starts (a task
 ///    without an `id`: its '{'); a task that is not an object, the line where

@@ -46,9 +46,9 @@ struct EquivalenceOptions {
   /// and the implicit engine edges, whatever the filter: the answer does not
   /// depend on it, and `equiv G R --kinds K` is equivalent for R =
   /// apply(G, reduce(G, {.filter = K})) as for every other reduction. It is
-  /// here so that equivalent() takes reduce()'s options (issue 44); until
-  /// then it left the edges it does not admit out of both graphs, and
-  /// reported a pair as lost whose path ran through such an edge.
+  /// here so that equivalent() takes reduce()'s options; leaving the edges
+  /// it does not admit out of both graphs would report a pair as lost whose
+  /// path ran through such an edge.
   KindFilter filter{};
   friend bool operator==(const EquivalenceOptions&, const EquivalenceOptions&) = default;
 };
