@@ -496,3 +496,15 @@ TEST(WindowTrace, ReadsDotAndDepsJsonFiles) {
 }
 
 } // namespace
+
+// A number beyond a double is bad input with its line, not an escaped
+// nlohmann exception (fuzz_deps_json_diff found `{"a":\n1e999}`).
+TEST(DepsJson, NumberBeyondADoubleIsBadInputWithItsLine) {
+  try {
+    (void)depreduce::formats::read_deps_json("{\"a\":\n1e999}", "big.json");
+    FAIL() << "no error";
+  } catch (const depreduce::InputError& e) {
+    EXPECT_EQ(e.line(), 2u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1e999"), std::string::npos) << e.what();
+  }
+}

@@ -293,6 +293,16 @@ WindowTrace read_deps_json(std::string_view text, const std::string& file, const
     if (auto colon = what.find(": "); what.rfind("[json.exception", 0) == 0 && colon != std::string::npos)
       what = what.substr(colon + 2);
     throw InputError(file, line_of_byte(text, e.byte == 0 ? 0 : e.byte - 1), "malformed JSON: " + what);
+  } catch (const json::exception& e) {
+    // out_of_range 406: a number beyond a double ("1e999"); the message names
+    // the literal, whose first appearance gives the line.
+    std::string what = e.what();
+    if (auto colon = what.find("] "); what.rfind("[json.exception", 0) == 0 && colon != std::string::npos)
+      what = what.substr(colon + 2);
+    std::size_t at = 0;
+    if (auto q1 = what.find('\''), q2 = what.rfind('\''); q1 != std::string::npos && q2 > q1 + 1)
+      if (auto pos = text.find(what.substr(q1 + 1, q2 - q1 - 1)); pos != std::string_view::npos) at = pos;
+    throw InputError(file, line_of_byte(text, at), "malformed JSON: " + what);
   }
   if (!doc.is_object()) throw InputError(file, 1, "deps.json must be a JSON object with \"tasks\" and \"edges\"");
   for (const char* key : {"tasks", "edges"})
