@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "batch.hpp"
 #include "commands.hpp"
 #include "depreduce/condense.hpp"
 #include "depreduce/error.hpp"
@@ -251,26 +252,158 @@ void write_reduce_json(formats::AtomicOutput& out, const Graph& g, const Reducti
   out.write(r.removed.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
+struct ReduceArgs {
+  InputOptions in;
+  std::string out = "-";
+  std::string impl = "optimized";
+  std::string kinds = "all";
+  std::string mode = "exact";
+  std::string cycles = "error";
+  bool stats = false;
+  bool json = false;
+  std::string to; ///< --to: dot, json or edges ("" = json with --json, else dot).
+  bool quiet = false;
+  BatchArgs batch; ///< FILE... (in.file is the one being read), --out-dir, --files-from.
+};
+
+/// The file extension batch mode gives an output written as \p to ("dot",
+/// "json", "edges"), the one check_output_extension() accepts for it.
+std::string output_extension(const std::string& to) {
+  return to == "dot" ? ".dot" : to == "json" ? ".json" : ".tsv";
+}
+
+/// One input through `reduce`: \p file read in a.in.format, reduced with
+/// \p o, written as \p to ("dot", "json", "edges") to \p output (atomic).
+/// Warnings are printed on stderr as they come, or appended to \p collect
+/// (batch mode, which also shows no progress bar and frees the graphs).
+/// Returns the exit code. \throws InputError on bad input.
+int reduce_file(const ReduceArgs& a, const ReduceOptions& o, const std::string& to, const std::string& file,
+                const std::string& output, std::vector<std::string>* collect) {
+  const formats::Format format = formats::parse_format(a.in.format);
+  const bool oracle = a.impl == "reference";
+  const bool quiet = a.quiet || collect != nullptr;
+  // The reference pipeline (SPEC §1) reads with the DOT reader's twin,
+  // cgraph; the default one with the one-pass reader, a progress bar over a
+  // long read on a terminal.
+  std::error_code size_error;
+  const auto size = std::filesystem::file_size(file, size_error);
+  const auto read_start = std::chrono::steady_clock::now();
+  InputGraph input =
+      oracle ? formats::reference::read_graph(file, format)
+             : formats::read_graph(file, format,
+                                   progress_bar("read", !quiet && !size_error && size > (64u << 20)));
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+  ReduceStats s;
+  s.progress = progress_bar("reduce", !quiet && input.edges.size() > 1000000);
+  std::vector<std::string> warnings;
+  InputReduction ir;
+  std::optional<Graph> reduced; // set by the reference pipeline, which applies its own decision
+  double seconds = 0;
+  if (oracle && o.cycles == CycleMode::Condense) {
+    // The oracle decides (reference::reduce_condensed, input indices); the
+    // merged graph it is applied to is reduce_input()'s.
+    auto t0 = std::chrono::steady_clock::now();
+    const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, o);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ReduceOptions none = o;
+    none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
+    ir = reduce_input(std::move(input), none, nullptr, &warnings);
+    std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
+    for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
+      const Edge& e = ir.graph.edges[i];
+      index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
+    }
+    for (const RemovedEdge& x : removed) {
+      const std::uint32_t i = index.at({x.src, x.dst});
+      const Edge& e = ir.graph.edges[i];
+      ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
+    }
+    std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+              [](const RemovedEdge& x, const RemovedEdge& y) { return x.edge < y.edge; });
+  } else if (oracle) {
+    // The oracle works from the input as read (its own program order,
+    // merging and reduction); make_program_order is not involved.
+    ir.graph = oracle_graph(input, warnings);
+    auto t0 = std::chrono::steady_clock::now();
+    ir.reduction = reference::reduce(input, o, &s);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    reduced = reference::apply(input, ir.reduction);
+  } else {
+    auto t0 = std::chrono::steady_clock::now();
+    ir = reduce_input(std::move(input), o, &s, &warnings);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  if (collect) collect->insert(collect->end(), warnings.begin(), warnings.end());
+  else print_warnings(warnings);
+  const Reduction& r = ir.reduction;
+  const std::size_t edges_in = ir.graph.edges.size();
+  const auto write_start = std::chrono::steady_clock::now();
+  formats::AtomicOutput out(output);
+  if (to == "json") {
+    write_reduce_json(out, ir.graph, r, s, seconds, ir.cyclic_components);
+  } else {
+    // The reduced graph reuses the merged one (one graph in memory, not
+    // two), and the text goes out as it is written.
+    if (!reduced) reduced = apply(std::move(ir.graph), r);
+    if (to == "dot") formats::write_dot(*reduced, out);
+    else out.write(formats::write_edge_list(*reduced));
+  }
+  out.commit();
+  const double write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
+  if (a.stats) {
+    print_stats(to == "json" ? ir.graph : *reduced, edges_in, r, s, seconds);
+    // Where a whole run goes (docs/performance.md): `time` above is the
+    // model build and the reduction.
+    fmt::print(stderr, "read: {:.6f} s\nwrite: {:.6f} s\n", read_seconds, write_seconds);
+  }
+  // The output is complete: a single run leaves the graphs to the
+  // process's exit; a batch frees them before the next input.
+  if (!collect) {
+    keep_until_exit(input); // --impl reference reads it to the end; moved from otherwise
+    keep_until_exit(ir);
+    keep_until_exit(reduced);
+  }
+  return kExitOk;
+}
+
+struct ConvertArgs {
+  InputOptions in;
+  std::string out = "-";
+  std::string to = "dot";
+  BatchArgs batch; ///< FILE... (in.file is the one being read), --out-dir, --files-from, --json.
+};
+
+/// One input through `convert`: \p file read in a.in.format, written as
+/// a.to to \p output (atomic). Warnings are printed on stderr, or appended to
+/// \p collect (batch mode, which also frees the graph). Returns the exit
+/// code. \throws InputError on bad input.
+int convert_file(const ConvertArgs& a, const std::string& file, const std::string& output,
+                 std::vector<std::string>* collect) {
+  std::vector<std::string> warnings;
+  Graph g = load(InputOptions{file, a.in.format}, &warnings);
+  if (a.to == "edges" && !g.self_loops.empty()) { // an edge list carries no self-loops
+    warnings.clear();
+    warnings.push_back(fmt::format("{}: warning: {} self-loop(s) left out of the edge list", g.file, g.self_loops.size()));
+  }
+  if (collect) collect->insert(collect->end(), warnings.begin(), warnings.end());
+  else print_warnings(warnings);
+  formats::AtomicOutput out(output);
+  if (a.to == "dot") formats::write_dot(g, out);
+  else if (a.to == "json") out.write(formats::write_json_summary(g));
+  else out.write(formats::write_edge_list(g));
+  out.commit();
+  if (!collect) keep_until_exit(g);
+  return kExitOk;
+}
+
 } // namespace
 
 void add_reduce_commands(CLI::App& app) {
   // ---- reduce
   auto* reduce_cmd = app.add_subcommand("reduce", "Remove every redundant dependency edge and write the graph as DOT");
-  struct ReduceArgs {
-    InputOptions in;
-    std::string out = "-";
-    std::string impl = "optimized";
-    std::string kinds = "all";
-    std::string mode = "exact";
-    std::string cycles = "error";
-    bool stats = false;
-    bool json = false;
-    std::string to; ///< --to: dot, json or edges ("" = json with --json, else dot).
-    bool quiet = false;
-  };
   auto args = std::make_shared<ReduceArgs>();
-  reduce_cmd->add_option("FILE", args->in.file, "Input graph (DOT, STG, WfCommons JSON, Pegasus DAX)")
-      ->required();
+  reduce_cmd->add_option("FILE", args->batch.files,
+                         "Input graph (DOT, STG, WfCommons JSON, Pegasus DAX); several with --out-dir");
   reduce_cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
   reduce_cmd->add_option("--format", args->in.format, "Input format")
       ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
@@ -291,131 +424,64 @@ void add_reduce_commands(CLI::App& app) {
                          "Output: dot (the reduced graph, the default), json (as --json) or edges (the reduced "
                          "graph's edges, one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
+  add_batch_options(*reduce_cmd, args->batch);
   reduce_cmd->add_flag("-q,--quiet", args->quiet, "No progress bar (shown on a terminal for inputs over 10^6 edges)");
-  reduce_cmd->callback([args] {
+  reduce_cmd->callback([args, reduce_cmd] {
     ReduceOptions o;
     o.filter = parse_filter(args->kinds);
     o.mode = args->mode == "shipped" ? ReductionMode::Shipped : ReductionMode::Exact;
     if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
     o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
-    if (args->json && !args->to.empty() && args->to != "json")
+    const bool batch = batch_mode(args->batch);
+    // In batch mode --json also makes the status lines JSON, so --to may
+    // choose another output beside it.
+    if (args->json && !args->to.empty() && args->to != "json" && !batch)
       throw CLI::ValidationError("--to", "--json writes the JSON summary; it contradicts --to " + args->to);
     const std::string to = !args->to.empty() ? args->to : args->json ? "json" : "dot";
-    check_output_extension(args->out, to, input_format_name(args->in.file, args->in.format));
+    if (batch) {
+      if (reduce_cmd->count("-o") > 0) refuse_in_batch("-o");
+      if (args->stats) throw CLI::ValidationError("--stats", "prints one run's counts; batch mode does not take it");
+      BatchArgs batch_args = args->batch;
+      batch_args.json = args->json;
+      exit_code = run_batch(batch_args, output_extension(to),
+                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                              return reduce_file(*args, o, to, file, output, &w);
+                            });
+      return;
+    }
+    const std::string& file = args->batch.files.front();
+    check_output_extension(args->out, to, input_format_name(file, args->in.format));
     formats::check_output_path(args->out);
-    const formats::Format format = formats::parse_format(args->in.format);
-    const bool oracle = args->impl == "reference";
-    // The reference pipeline (SPEC §1) reads with the DOT reader's twin,
-    // cgraph; the default one with the one-pass reader, a progress bar over a
-    // long read on a terminal.
-    std::error_code size_error;
-    const auto size = std::filesystem::file_size(args->in.file, size_error);
-    const auto read_start = std::chrono::steady_clock::now();
-    InputGraph input =
-        oracle ? formats::reference::read_graph(args->in.file, format)
-               : formats::read_graph(args->in.file, format,
-                                     progress_bar("read", !args->quiet && !size_error && size > (64u << 20)));
-    const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
-    ReduceStats s;
-    s.progress = progress_bar("reduce", !args->quiet && input.edges.size() > 1000000);
-    std::vector<std::string> warnings;
-    InputReduction ir;
-    std::optional<Graph> reduced; // set by the reference pipeline, which applies its own decision
-    double seconds = 0;
-    if (oracle && o.cycles == CycleMode::Condense) {
-      // The oracle decides (reference::reduce_condensed, input indices); the
-      // merged graph it is applied to is reduce_input()'s.
-      auto t0 = std::chrono::steady_clock::now();
-      const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, o);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ReduceOptions none = o;
-      none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
-      ir = reduce_input(std::move(input), none, nullptr, &warnings);
-      std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
-      for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
-        const Edge& e = ir.graph.edges[i];
-        index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
-      }
-      for (const RemovedEdge& x : removed) {
-        const std::uint32_t i = index.at({x.src, x.dst});
-        const Edge& e = ir.graph.edges[i];
-        ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
-      }
-      std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
-                [](const RemovedEdge& a, const RemovedEdge& b) { return a.edge < b.edge; });
-    } else if (oracle) {
-      // The oracle works from the input as read (its own program order,
-      // merging and reduction); make_program_order is not involved.
-      ir.graph = oracle_graph(input, warnings);
-      auto t0 = std::chrono::steady_clock::now();
-      ir.reduction = reference::reduce(input, o, &s);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      reduced = reference::apply(input, ir.reduction);
-    } else {
-      auto t0 = std::chrono::steady_clock::now();
-      ir = reduce_input(std::move(input), o, &s, &warnings);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
-    print_warnings(warnings);
-    const Reduction& r = ir.reduction;
-    const std::size_t edges_in = ir.graph.edges.size();
-    const auto write_start = std::chrono::steady_clock::now();
-    formats::AtomicOutput out(args->out);
-    if (to == "json") {
-      write_reduce_json(out, ir.graph, r, s, seconds, ir.cyclic_components);
-    } else {
-      // The reduced graph reuses the merged one (one graph in memory, not
-      // two), and the text goes out as it is written.
-      if (!reduced) reduced = apply(std::move(ir.graph), r);
-      if (to == "dot") formats::write_dot(*reduced, out);
-      else out.write(formats::write_edge_list(*reduced));
-    }
-    out.commit();
-    const double write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
-    if (args->stats) {
-      print_stats(to == "json" ? ir.graph : *reduced, edges_in, r, s, seconds);
-      // Where a whole run goes (docs/performance.md): `time` above is the
-      // model build and the reduction.
-      fmt::print(stderr, "read: {:.6f} s\nwrite: {:.6f} s\n", read_seconds, write_seconds);
-    }
-    // The output is complete: the graphs are left to the process's exit.
-    keep_until_exit(input); // --impl reference reads it to the end; moved from otherwise
-    keep_until_exit(ir);
-    keep_until_exit(reduced);
-    exit_code = kExitOk;
+    exit_code = reduce_file(*args, o, to, file, args->out, nullptr);
   });
 
   // ---- convert
   auto* convert = app.add_subcommand("convert", "Read any supported graph and write it as DOT, a JSON summary or an edge list");
-  struct ConvertArgs {
-    InputOptions in;
-    std::string out = "-";
-    std::string to = "dot";
-  };
   auto cargs = std::make_shared<ConvertArgs>();
-  convert->add_option("FILE", cargs->in.file, "Input graph")->required();
+  convert->add_option("FILE", cargs->batch.files, "Input graph; several with --out-dir");
   convert->add_option("-o,--output", cargs->out, "Output file (atomic); - = stdout");
   convert->add_option("--format", cargs->in.format, "Input format")
       ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
   convert->add_option("--to", cargs->to, "dot, json or edges (one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
-  convert->callback([cargs] {
-    check_output_extension(cargs->out, cargs->to, input_format_name(cargs->in.file, cargs->in.format));
+  add_batch_options(*convert, cargs->batch);
+  convert->add_flag("--json", cargs->batch.json, "Batch mode: status lines as JSON objects, one per line");
+  convert->callback([cargs, convert] {
+    if (batch_mode(cargs->batch)) {
+      if (convert->count("-o") > 0) refuse_in_batch("-o");
+      exit_code = run_batch(cargs->batch, output_extension(cargs->to),
+                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                              return convert_file(*cargs, file, output, &w);
+                            });
+      return;
+    }
+    if (cargs->batch.json)
+      throw CLI::ValidationError("--json", "makes batch mode's status lines JSON; give --out-dir, or --to json for a JSON summary");
+    const std::string& file = cargs->batch.files.front();
+    check_output_extension(cargs->out, cargs->to, input_format_name(file, cargs->in.format));
     formats::check_output_path(cargs->out);
-    std::vector<std::string> warnings;
-    Graph g = load(cargs->in, &warnings);
-    if (cargs->to == "edges" && !g.self_loops.empty()) // an edge list carries no self-loops
-      fmt::print(stderr, "depreduce: {}: warning: {} self-loop(s) left out of the edge list\n", g.file, g.self_loops.size());
-    else
-      print_warnings(warnings);
-    formats::AtomicOutput out(cargs->out);
-    if (cargs->to == "dot") formats::write_dot(g, out);
-    else if (cargs->to == "json") out.write(formats::write_json_summary(g));
-    else out.write(formats::write_edge_list(g));
-    out.commit();
-    keep_until_exit(g);
-    exit_code = kExitOk;
+    exit_code = convert_file(*cargs, file, cargs->out, nullptr);
   });
 
   // ---- explain

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -24,6 +25,7 @@
 
 #include <fmt/core.h>
 
+#include "batch.hpp"
 #include "commands.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/formats/deps_json.hpp"
@@ -36,11 +38,10 @@ namespace depreduce::cli {
 namespace {
 
 struct ReportOptions {
-  std::string file;
+  BatchArgs batch; ///< FILE... (one without --out-dir), --out-dir, --files-from; json: --json, the report as JSON.
   std::vector<std::string> bls{"64,128,256"}; ///< --bl arguments, one per occurrence
   std::string mode = "global";
   std::string plot;
-  bool json = false;
   std::uint32_t slots_per_ring = 16384;
   unsigned seq_width = 64;
   double time_budget_ms = 200;
@@ -157,7 +158,13 @@ void check_reduced_path(const std::string& path) {
                                  "'" + path + "' names another format: the reduced capture is deps.json (.json)");
 }
 
-void run_report(const ReportOptions& ro) {
+/// One input through `window-report`: \p file replayed as \p ro asks, the
+/// report (text, or JSON with ro.batch.json) printed on stdout (\p output "") or
+/// written to \p output (atomic). The capture's warnings are printed on
+/// stderr, or appended to \p collect (batch mode). Returns the exit code
+/// (1 if an internal check failed). \throws InputError on bad input.
+int report_file(const ReportOptions& ro, const std::string& file, const std::string& output,
+                std::vector<std::string>* collect) {
   const std::vector<unsigned> bls = parse_bls(ro.bls);
   // The SVG is written after the replay, which may take seconds: refuse a
   // path that cannot be written first.
@@ -165,10 +172,11 @@ void run_report(const ReportOptions& ro) {
   if (!ro.write_reduced.empty()) check_reduced_path(ro.write_reduced);
   std::string capture_text;
   const formats::WindowTrace trace = formats::read_window_trace(
-      ro.file, {ro.slots_per_ring, formats::parse_capture_runtime(ro.runtime)}, &capture_text);
+      file, {ro.slots_per_ring, formats::parse_capture_runtime(ro.runtime)}, &capture_text);
   if (!ro.write_reduced.empty() && trace.runtime == formats::CaptureRuntime::None)
     throw InputError(trace.file, 0, "--write-reduced writes a deps.json capture back; this input is a DAG file");
-  print_warnings(trace.warnings);
+  if (collect) collect->insert(collect->end(), trace.warnings.begin(), trace.warnings.end());
+  else print_warnings(trace.warnings);
   WindowOptions options = trace.geometry;
   options.mode = *parse_window_mode(ro.mode);
   options.seq_width = ro.seq_width;
@@ -205,38 +213,40 @@ void run_report(const ReportOptions& ro) {
 
   const auto p50 = percentile(a.distances, 0.50), p90 = percentile(a.distances, 0.90),
              p99 = percentile(a.distances, 0.99), pmax = a.distances.empty() ? 0 : a.distances.back();
-  if (ro.json) {
+  std::string text; // the report
+  auto out = std::back_inserter(text);
+  if (ro.batch.json) {
     const ReducedCaptureInfo reduced{ro.write_reduced, ro.reduced_by, reduced_pairs};
-    fmt::print("{}", window_report_json(report, trace, options, ro.mode, ro.write_reduced.empty() ? nullptr : &reduced));
+    text = window_report_json(report, trace, options, ro.mode, ro.write_reduced.empty() ? nullptr : &reduced);
   } else {
-    fmt::print("window report: {}\n", trace.file);
-    fmt::print("  {} tasks, {} ring(s), {} slots per ring, {}-bit submit sequence, mode {}\n", a.tasks, options.rings,
+    fmt::format_to(out, "window report: {}\n", trace.file);
+    fmt::format_to(out, "  {} tasks, {} ring(s), {} slots per ring, {}-bit submit sequence, mode {}\n", a.tasks, options.rings,
                options.slots_per_ring, options.seq_width, ro.mode);
     if (trace.runtime != formats::CaptureRuntime::None) {
       const auto uncaptured = static_cast<std::size_t>(std::count(trace.captured.begin(), trace.captured.end(), false));
-      fmt::print("  runtime {}, {} edge record(s), {} uncaptured task(s) placed before their first consumer\n",
+      fmt::format_to(out, "  runtime {}, {} edge record(s), {} uncaptured task(s) placed before their first consumer\n",
                  formats::to_string(trace.runtime), trace.records.size(), uncaptured);
     }
     if (!ro.write_reduced.empty())
-      fmt::print("  reduced capture ({}): {}, WAIT cleared on {} pair(s)\n", ro.reduced_by, ro.write_reduced,
+      fmt::format_to(out, "  reduced capture ({}): {}, WAIT cleared on {} pair(s)\n", ro.reduced_by, ro.write_reduced,
                  reduced_pairs);
-    fmt::print("WAIT candidates:                        {}\n", a.wait_candidates);
-    fmt::print("redundant WAIT edges, full graph:       {} ({})\n", redundant_full, pct(redundant_full, a.wait_candidates));
+    fmt::format_to(out, "WAIT candidates:                        {}\n", a.wait_candidates);
+    fmt::format_to(out, "redundant WAIT edges, full graph:       {} ({})\n", redundant_full, pct(redundant_full, a.wait_candidates));
     if (options.mode == WindowMode::SameRing)
-      fmt::print("redundant WAIT edges, same-ring graph:  {} ({})\n", a.redundant_same_ring.size(),
+      fmt::format_to(out, "redundant WAIT edges, same-ring graph:  {} ({})\n", a.redundant_same_ring.size(),
                  pct(a.redundant_same_ring.size(), a.wait_candidates));
     if (a.distances.empty())
-      fmt::print("producer-consumer distance (submits):   no WAIT edges\n");
+      fmt::format_to(out, "producer-consumer distance (submits):   no WAIT edges\n");
     else
-      fmt::print("producer-consumer distance (submits):   p50 {}, p90 {}, p99 {}, max {}\n", p50, p90, p99, pmax);
-    fmt::print("fanout nodes (WAIT) / dep-pool entries: {} / {}\n\n", a.wait_candidates, materialized);
+      fmt::format_to(out, "producer-consumer distance (submits):   p50 {}, p90 {}, p99 {}, max {}\n", p50, p90, p99, pmax);
+    fmt::format_to(out, "fanout nodes (WAIT) / dep-pool entries: {} / {}\n\n", a.wait_candidates, materialized);
     std::string head = fmt::format("{:<40}", "");
     for (const BlReport& r : reports) head += fmt::format("{:>14}", fmt::format("BL={}", r.bl));
-    fmt::print("{}\n", head);
+    fmt::format_to(out, "{}\n", head);
     auto row = [&](const std::string& label, auto value) {
       std::string line = fmt::format("{:<40}", label);
       for (const BlReport& r : reports) line += fmt::format("{:>14}", value(r));
-      fmt::print("{}\n", line);
+      fmt::format_to(out, "{}\n", line);
     };
     row("WAIT edges within the window", [&](const BlReport& r) { return pct(static_cast<std::size_t>(std::llround(share_within(a.distances, r.bl) * 1e6)), 1000000); });
     row("removed (WAIT dropped)", [](const BlReport& r) { return std::to_string(r.counters.wait_removed); });
@@ -270,8 +280,11 @@ void run_report(const ReportOptions& ro) {
         fmt::print(stderr, "depreduce: internal check failed at BL={}: {} false removal(s), {} unexplained miss(es)\n", r.bl,
                    r.false_removals, r.unexplained);
   }
+  if (output.empty()) fmt::print("{}", text);
+  else formats::write_file_atomically(output, text);
   for (const BlReport& r : reports)
-    if (r.false_removals != 0 || r.unexplained != 0) exit_code = kExitFindings;
+    if (r.false_removals != 0 || r.unexplained != 0) return kExitFindings;
+  return kExitOk;
 }
 
 } // namespace
@@ -282,9 +295,8 @@ void add_window_report_command(CLI::App& app) {
       "window-report",
       "Replay a trace through the bounded-window WAIT reducer (BL = 64/128/256) and report coverage, misses, "
       "distances and cost (docs/window.md)");
-  cmd->add_option("FILE", ro->file, "deps.json dump of the runtime, or any DAG file (one ring, program order)")
-      ->required()
-      ;
+  cmd->add_option("FILE", ro->batch.files,
+                  "deps.json dump of the runtime, or any DAG file (one ring, program order); several with --out-dir");
   // One argument per --bl (repeats add up); parse_bls() splits on ',' so that
   // empty items are errors, not silently dropped.
   cmd->add_option("--bl", ro->bls, "Window sizes to evaluate (64, 128, 256), comma-separated")
@@ -294,7 +306,8 @@ void add_window_report_command(CLI::App& app) {
       ->check(CLI::IsMember({"global", "same-ring"}))
       ->capture_default_str();
   cmd->add_option("--plot", ro->plot, "Write the distance CDF as SVG to this file");
-  cmd->add_flag("--json", ro->json, "Print the report as JSON");
+  cmd->add_flag("--json", ro->batch.json, "Print the report as JSON");
+  add_batch_options(*cmd, ro->batch);
   cmd->add_option("--slots-per-ring", ro->slots_per_ring,
                   "deps.json of tensormap_and_ringbuffer: task slots per ring (slot = local id % this, any count)")
       ->check(CLI::Range(1u, 1u << 24))
@@ -315,7 +328,19 @@ void add_window_report_command(CLI::App& app) {
   cmd->add_option("--time-budget-ms", ro->time_budget_ms, "Time spent measuring the reducer per BL (0: do not measure)")
       ->check(CLI::Range(0.0, 60000.0))
       ->capture_default_str();
-  cmd->callback([ro] { run_report(*ro); });
+  cmd->callback([ro] {
+    parse_bls(ro->bls); // a usage error before any input is read
+    if (batch_mode(ro->batch)) {
+      if (!ro->plot.empty()) refuse_in_batch("--plot");
+      if (!ro->write_reduced.empty()) refuse_in_batch("--write-reduced");
+      exit_code = run_batch(ro->batch, ro->batch.json ? ".json" : ".txt",
+                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                              return report_file(*ro, file, output, &w);
+                            });
+      return;
+    }
+    exit_code = report_file(*ro, ro->batch.files.front(), "", nullptr);
+  });
 }
 
 } // namespace depreduce::cli
