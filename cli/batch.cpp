@@ -25,9 +25,11 @@ namespace fs = std::filesystem;
 void add_batch_options(CLI::App& cmd, BatchArgs& args) {
   cmd.add_option("--out-dir", args.out_dir,
                  "Batch mode: write each FILE's output to DIR/<its name without extension>.<output's extension> "
-                 "(DIR is created if missing); one status line per file on stderr");
+                 "(DIR is created if missing); one status line per file on stderr")
+      ->type_name("DIR");
   cmd.add_option("--files-from", args.files_from,
-                 "Batch mode: also read the input paths from this file, one per line (- = standard input)");
+                 "Batch mode: also read the input paths from this file, one per line (- = standard input)")
+      ->type_name("LIST");
 }
 
 bool batch_mode(const BatchArgs& args) {

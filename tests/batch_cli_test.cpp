@@ -111,7 +111,7 @@ TEST_F(Batch, WindowReportWritesEachReport) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(listing(), (std::set<std::string>{"a.json", "c.json"}));
   EXPECT_EQ(slurp(out_ + "/a.json"), single("window-report", a_, "--time-budget-ms 0 --json"));
-  for (const std::string& line : lines_of(r.err)) EXPECT_NO_THROW((void)nlohmann::json::parse(line)) << line;
+  for (const std::string& line : lines_of(r.err)) EXPECT_TRUE(nlohmann::json::accept(line)) << line;
 }
 
 TEST_F(Batch, UsageErrorsWriteNothing) {
