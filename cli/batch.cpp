@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -101,9 +102,14 @@ int run_batch(const BatchArgs& args, const std::string& extension, const PerFile
   fs::create_directories(args.out_dir, ec);
   if (!fs::is_directory(args.out_dir))
     throw InputError(args.out_dir, 0, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
+  // An output name not in DIR yet is no input: one listing of DIR, not a
+  // stat call per input, finds the names to compare.
+  std::set<std::string> present;
+  for (fs::directory_iterator it(args.out_dir, ec), end; !ec && it != end; it.increment(ec))
+    present.insert(it->path().filename().string());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     std::error_code same_error;
-    if (fs::equivalent(inputs[i], outputs[i], same_error))
+    if (present.count(fs::path(outputs[i]).filename().string()) > 0 && fs::equivalent(inputs[i], outputs[i], same_error))
       throw CLI::ValidationError("--out-dir", "the output of '" + inputs[i] + "' would overwrite it; choose another DIR");
   }
 

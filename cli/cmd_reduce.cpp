@@ -286,7 +286,7 @@ int reduce_file(const ReduceArgs& a, const ReduceOptions& o, const std::string& 
   // cgraph; the default one with the one-pass reader, a progress bar over a
   // long read on a terminal.
   std::error_code size_error;
-  const auto size = std::filesystem::file_size(file, size_error);
+  const auto size = quiet ? 0 : std::filesystem::file_size(file, size_error); // for the bar only
   const auto read_start = std::chrono::steady_clock::now();
   InputGraph input =
       oracle ? formats::reference::read_graph(file, format)

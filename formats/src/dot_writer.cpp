@@ -613,8 +613,9 @@ std::string detail::write_dot_tuned(const Graph& g, AtomicOutput* sink, const Wr
                                     const DotWriteTuning& tuning) {
   if (sink) {
     // Small to start (a small graph's output, and nothing zero-filled that
-    // is not written); it grows to the 1 MiB that spill() hands over at a time.
-    Buffer out(std::size_t{1} << 16);
+    // is not written: a batch writes hundreds of outputs of 1-2 KB); it grows
+    // to the 1 MiB that spill() hands over at a time.
+    Buffer out(std::min(std::size_t{1} << 16, 64 + 24 * g.nodes.size() + 32 * (g.edges.size() + g.self_loops.size())));
     write_dot_into(out, g, options, sink, tuning);
     return std::string();
   }

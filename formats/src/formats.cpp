@@ -94,16 +94,36 @@ InputGraph read_graph(const std::string& path, Format format) {
 
 namespace {
 
-/// The text of an input file: a regular file is mapped (no copy, and its
-/// pages go back as soon as the reader is done), anything else (stdin, a
-/// pipe, an empty or special file) is read into a string.
+/// The text of an input file: a regular file over kSmallFile is mapped (no
+/// copy, and its pages go back as soon as the reader is done), anything
+/// else (a small file, stdin, a pipe, an empty or special file) is read
+/// into a string.
 class InputText {
 public:
+  /// Up to this size a regular file is read rather than mapped.
+  static constexpr off_t kSmallFile = 64 << 10;
   explicit InputText(const std::string& path) {
     if (path != "-") {
       const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
       struct stat st {};
-      if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+          st.st_size <= kSmallFile) {
+        // A small file is read: one call instead of mapping, advising and
+        // unmapping it (a batch reads hundreds of regions of 1-2 KB).
+        copy_.resize(static_cast<std::size_t>(st.st_size));
+        std::size_t got = 0;
+        while (got < copy_.size()) {
+          const ssize_t n = ::read(fd, copy_.data() + got, copy_.size() - got);
+          if (n < 0 && errno == EINTR) continue;
+          if (n <= 0) break;
+          got += static_cast<std::size_t>(n);
+        }
+        if (got == copy_.size()) {
+          ::close(fd);
+          return;
+        }
+        copy_.clear(); // changed or failed under us: read_file() below says which
+      } else if (fd >= 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
           map_ = p;
@@ -223,6 +243,20 @@ int own_descriptor(const fs::path& path) {
 OutputTarget resolve_output(const std::string& path) {
   OutputTarget out{fs::path(path), {}};
   std::error_code ec;
+  // The common case in two stat calls (a batch writes hundreds of outputs):
+  // nothing there yet, or a regular file, under a name that is no
+  // descriptor number. The checks below would find the same.
+  if (const std::string leaf = out.target.filename().string();
+      leaf.empty() || !std::all_of(leaf.begin(), leaf.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const fs::file_status here = fs::symlink_status(out.target, ec);
+    if (here.type() == fs::file_type::not_found || here.type() == fs::file_type::regular) {
+      out.existing = here;
+      const fs::path dir = out.target.parent_path();
+      if (!dir.empty() && !fs::is_directory(dir, ec))
+        throw InputError(path, 0, "cannot write: folder '" + dir.string() + "' does not exist");
+      return out;
+    }
+  }
   // One of this process's descriptors (/dev/stdout, /dev/fd/N, ...): written
   // through the descriptor, whatever it is open on (a terminal, a pipe, a
   // socket, a regular file opened by `>>`).
