@@ -56,12 +56,19 @@ def main() -> int:
         for run in range(args.runs):
             batch_dir, single_dir = tmp / f"batch{run}", tmp / f"single{run}"
             single_dir.mkdir()
-            t0 = time.perf_counter()
-            r = subprocess.run([str(cli), "reduce", "--files-from", str(listing), "--out-dir", str(batch_dir)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            batch_times.append(time.perf_counter() - t0)
+            # The status lines go to a file, as a build log would take them.
+            log = tmp / f"batch{run}.log"
+            with open(log, "w") as err:
+                t0 = time.perf_counter()
+                r = subprocess.run([str(cli), "reduce", "--files-from", str(listing), "--out-dir", str(batch_dir)],
+                                   stdout=subprocess.DEVNULL, stderr=err)
+                batch_times.append(time.perf_counter() - t0)
+            status = log.read_text().splitlines()
             if r.returncode != 0:
-                print(f"batch_bench: the batch run failed ({r.returncode}):\n{r.stderr}", file=sys.stderr)
+                print(f"batch_bench: the batch run failed ({r.returncode}):\n{log.read_text()}", file=sys.stderr)
+                return 1
+            if len(status) != len(inputs) or not all(line.startswith("depreduce: ok: ") for line in status):
+                print(f"batch_bench: expected {len(inputs)} 'ok' status lines, got:\n{log.read_text()}", file=sys.stderr)
                 return 1
 
             t0 = time.perf_counter()
