@@ -221,20 +221,20 @@ int report_file(const ReportOptions& ro, const std::string& file, const std::str
   } else {
     fmt::format_to(out, "window report: {}\n", trace.file);
     fmt::format_to(out, "  {} tasks, {} ring(s), {} slots per ring, {}-bit submit sequence, mode {}\n", a.tasks, options.rings,
-               options.slots_per_ring, options.seq_width, ro.mode);
+                        options.slots_per_ring, options.seq_width, ro.mode);
     if (trace.runtime != formats::CaptureRuntime::None) {
       const auto uncaptured = static_cast<std::size_t>(std::count(trace.captured.begin(), trace.captured.end(), false));
       fmt::format_to(out, "  runtime {}, {} edge record(s), {} uncaptured task(s) placed before their first consumer\n",
-                 formats::to_string(trace.runtime), trace.records.size(), uncaptured);
+                          formats::to_string(trace.runtime), trace.records.size(), uncaptured);
     }
     if (!ro.write_reduced.empty())
       fmt::format_to(out, "  reduced capture ({}): {}, WAIT cleared on {} pair(s)\n", ro.reduced_by, ro.write_reduced,
-                 reduced_pairs);
+                          reduced_pairs);
     fmt::format_to(out, "WAIT candidates:                        {}\n", a.wait_candidates);
     fmt::format_to(out, "redundant WAIT edges, full graph:       {} ({})\n", redundant_full, pct(redundant_full, a.wait_candidates));
     if (options.mode == WindowMode::SameRing)
       fmt::format_to(out, "redundant WAIT edges, same-ring graph:  {} ({})\n", a.redundant_same_ring.size(),
-                 pct(a.redundant_same_ring.size(), a.wait_candidates));
+                          pct(a.redundant_same_ring.size(), a.wait_candidates));
     if (a.distances.empty())
       fmt::format_to(out, "producer-consumer distance (submits):   no WAIT edges\n");
     else
