@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/condense.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/paths.hpp"
@@ -28,78 +29,12 @@
 namespace depreduce::cli {
 namespace {
 
-struct InputOptions {
+/// A command's input: the file and the shared input options (options.hpp).
+struct InputFile : InputOptions {
   std::string file;
-  std::string format = "auto";
 };
 
 std::function<void(std::size_t, std::size_t)> progress_bar(const char* what, bool enabled);
-
-/// Reads and checks the input; prints the model's warnings unless the caller
-/// wants them (\p warnings). With \p progress, a read of more than 64 MB on a
-/// terminal shows a progress bar (the DOT reader reports as it goes).
-Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr, bool progress = false) {
-  std::vector<std::string> own;
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(in.file, ec);
-  auto bar = progress_bar("read", progress && !ec && size > (64u << 20));
-  Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format), bar),
-                               warnings ? warnings : &own);
-  print_warnings(own);
-  return g;
-}
-
-/// The format a file extension names for an output ("dot", "wfjson",
-/// "stg", "dax"; "json" for .json, which a JSON summary or WfCommons JSON
-/// may fill), or "" for any other extension, none, "-" or a device path.
-std::string format_of_extension(const std::string& path) {
-  if (path == "-") return "";
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".dot" || ext == ".gv") return "dot";
-  if (ext == ".json") return "json";
-  if (ext == ".stg") return "stg";
-  if (ext == ".xml" || ext == ".dax") return "dax";
-  return "";
-}
-
-/// SPEC §9, docs/cli.md "Output format": refuses (usage error, exit 64)
-/// before anything is read an -o \p path whose extension names another
-/// format than \p written ("dot", "json" for a JSON document, "edges"):
-/// `reduce wf.json -o wf.red.json` would otherwise fill a .json file with
-/// DOT, which `equiv wf.json wf.red.json` then reads as broken JSON. DOT is
-/// the only graph writer, so a graph read from WfCommons JSON, STG or DAX is
-/// written as DOT.
-void check_output_extension(const std::string& path, const std::string& written, const std::string& input_format) {
-  const std::string named = format_of_extension(path);
-  if (named.empty() || named == written) return;
-  std::string what = written == "dot" ? "DOT (the only graph writer"
-                     : written == "json" ? "a JSON summary ("
-                                         : "an edge list (";
-  if (written == "dot")
-    what += input_format.empty() || input_format == "dot" ? ")" : "; there is no " + input_format + " writer)";
-  else
-    what += "as asked)";
-  const char* fits = written == "dot" ? "a .dot file" : written == "json" ? "a .json file" : "a .tsv or .txt file";
-  throw CLI::ValidationError("-o", "'" + path + "' names a " + named + " file, but the output is " + what +
-                                       "; write to " + fits + " or to -, or choose the output with --to");
-}
-
-/// The input format name of \p file as read with \p format ("auto" decides
-/// by extension, as read_graph does; "" when the content must decide).
-std::string input_format_name(const std::string& file, const std::string& format) {
-  if (format != "auto") return format == "json" ? "wfjson" : format;
-  const std::string named = format_of_extension(file);
-  return named == "json" ? "wfjson" : named;
-}
-
-KindFilter parse_filter(const std::string& text) {
-  if (text == "all") return KindFilter{};
-  auto kinds = parse_kinds(text);
-  if (!kinds || kinds->empty())
-    throw CLI::ValidationError("--kinds", "expected 'all' or a list of flow, anti, output, ordered");
-  return KindFilter{*kinds, false};
-}
 
 std::string engine_name(Engine e) { return e == kNoEngine ? "none" : std::to_string(e); }
 
@@ -148,7 +83,7 @@ void print_stats(const Graph& g, std::size_t edges_in, const Reduction& r, const
 
 /// A one-line progress bar on stderr, only when stderr is a terminal.
 std::function<void(std::size_t, std::size_t)> progress_bar(const char* what, bool enabled) {
-  if (!enabled || !isatty(fileno(stderr))) return {};
+  if (!enabled || quiet || !isatty(fileno(stderr))) return {};
   return [what](std::size_t done, std::size_t total) {
     const int width = 40;
     int filled = total ? static_cast<int>(width * done / total) : width;
@@ -257,55 +192,40 @@ void add_reduce_commands(CLI::App& app) {
   // ---- reduce
   auto* reduce_cmd = app.add_subcommand("reduce", "Remove every redundant dependency edge and write the graph as DOT");
   struct ReduceArgs {
-    InputOptions in;
+    InputFile in;
     std::string out = "-";
-    std::string impl = "optimized";
-    std::string kinds = "all";
     std::string mode = "exact";
-    std::string cycles = "error";
     bool stats = false;
     bool json = false;
     std::string to; ///< --to: dot, json or edges ("" = json with --json, else dot).
-    bool quiet = false;
   };
   auto args = std::make_shared<ReduceArgs>();
   reduce_cmd->add_option("FILE", args->in.file, "Input graph (DOT, STG, WfCommons JSON, Pegasus DAX)")
       ->required();
-  reduce_cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
-  reduce_cmd->add_option("--format", args->in.format, "Input format")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
-  reduce_cmd->add_option("--impl", args->impl, "Implementation")->check(CLI::IsMember({"optimized", "reference"}));
-  reduce_cmd->add_option("--kinds", args->kinds,
-                         "Edges that may be removed: all, or a list of flow,anti,output,ordered "
-                         "(flow = applyReorderReduction; anti,output = applyAntiDependenceReduction)");
+  add_output_option(*reduce_cmd, args->out);
+  add_input_options(*reduce_cmd, args->in, kEveryInputOption);
   reduce_cmd->add_option("--mode", args->mode, "exact (two-pass) or shipped (the seed's one-pass loop)")
       ->check(CLI::IsMember({"exact", "shipped"}));
-  reduce_cmd->add_option("--cycles", args->cycles,
-                         "error (a cycle is bad input) or condense (reduce across strongly connected components)")
-      ->check(CLI::IsMember({"error", "condense"}));
   reduce_cmd->add_flag("--stats", args->stats,
                        "Print counts and times on stderr (time: model build + reduction; read; write)");
-  reduce_cmd->add_flag("--json", args->json,
-                       "Write a JSON summary instead of DOT: counts, and every removed edge with its witness");
+  add_json_flag(*reduce_cmd, args->json,
+                "Write a JSON summary instead of DOT: counts, and every removed edge with its witness");
   reduce_cmd->add_option("--to", args->to,
                          "Output: dot (the reduced graph, the default), json (as --json) or edges (the reduced "
                          "graph's edges, one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
-  reduce_cmd->add_flag("-q,--quiet", args->quiet, "No progress bar (shown on a terminal for inputs over 10^6 edges)");
+  add_quiet_flag(*reduce_cmd);
   reduce_cmd->callback([args] {
-    ReduceOptions o;
-    o.filter = parse_filter(args->kinds);
+    ReduceOptions o = reduce_options(args->in);
     o.mode = args->mode == "shipped" ? ReductionMode::Shipped : ReductionMode::Exact;
-    if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
+    if (args->in.impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
-    o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
     if (args->json && !args->to.empty() && args->to != "json")
       throw CLI::ValidationError("--to", "--json writes the JSON summary; it contradicts --to " + args->to);
     const std::string to = !args->to.empty() ? args->to : args->json ? "json" : "dot";
-    check_output_extension(args->out, to, input_format_name(args->in.file, args->in.format));
-    formats::check_output_path(args->out);
+    check_output(args->out, to, input_format_name(args->in.file, args->in.format));
     const formats::Format format = formats::parse_format(args->in.format);
-    const bool oracle = args->impl == "reference";
+    const bool oracle = args->in.impl == "reference";
     // The reference pipeline (SPEC §1) reads with the DOT reader's twin,
     // cgraph; the default one with the one-pass reader, a progress bar over a
     // long read on a terminal.
@@ -315,10 +235,10 @@ void add_reduce_commands(CLI::App& app) {
     InputGraph input =
         oracle ? formats::reference::read_graph(args->in.file, format)
                : formats::read_graph(args->in.file, format,
-                                     progress_bar("read", !args->quiet && !size_error && size > (64u << 20)));
+                                     progress_bar("read", !size_error && size > (64u << 20)));
     const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
     ReduceStats s;
-    s.progress = progress_bar("reduce", !args->quiet && input.edges.size() > 1000000);
+    s.progress = progress_bar("reduce", input.edges.size() > 1000000);
     std::vector<std::string> warnings;
     InputReduction ir;
     std::optional<Graph> reduced; // set by the reference pipeline, which applies its own decision
@@ -389,26 +309,25 @@ void add_reduce_commands(CLI::App& app) {
   // ---- convert
   auto* convert = app.add_subcommand("convert", "Read any supported graph and write it as DOT, a JSON summary or an edge list");
   struct ConvertArgs {
-    InputOptions in;
+    InputFile in;
     std::string out = "-";
     std::string to = "dot";
   };
   auto cargs = std::make_shared<ConvertArgs>();
   convert->add_option("FILE", cargs->in.file, "Input graph")->required();
-  convert->add_option("-o,--output", cargs->out, "Output file (atomic); - = stdout");
-  convert->add_option("--format", cargs->in.format, "Input format")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
+  add_output_option(*convert, cargs->out);
+  add_input_options(*convert, cargs->in, kFormat | kCycles | kImpl);
   convert->add_option("--to", cargs->to, "dot, json or edges (one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
+  add_quiet_flag(*convert);
   convert->callback([cargs] {
-    check_output_extension(cargs->out, cargs->to, input_format_name(cargs->in.file, cargs->in.format));
-    formats::check_output_path(cargs->out);
+    check_output(cargs->out, cargs->to, input_format_name(cargs->in.file, cargs->in.format));
     std::vector<std::string> warnings;
-    Graph g = load(cargs->in, &warnings);
+    Graph g = read_carrier(cargs->in.file, cargs->in, warnings);
     if (cargs->to == "edges" && !g.self_loops.empty()) // an edge list carries no self-loops
-      fmt::print(stderr, "depreduce: {}: warning: {} self-loop(s) left out of the edge list\n", g.file, g.self_loops.size());
-    else
-      print_warnings(warnings);
+      warnings = {g.file + ": warning: " + std::to_string(g.self_loops.size()) +
+                  " self-loop(s) left out of the edge list"};
+    print_warnings(warnings);
     formats::AtomicOutput out(cargs->out);
     if (cargs->to == "dot") formats::write_dot(g, out);
     else if (cargs->to == "json") out.write(formats::write_json_summary(g));
@@ -421,34 +340,71 @@ void add_reduce_commands(CLI::App& app) {
   // ---- explain
   auto* explain = app.add_subcommand("explain", "Print the other path that makes the edge SRC -> DST redundant");
   struct ExplainArgs {
-    InputOptions in;
+    InputFile in;
     std::string src, dst;
+    bool json = false;
   };
   auto eargs = std::make_shared<ExplainArgs>();
   explain->add_option("FILE", eargs->in.file, "Input graph")->required();
   explain->add_option("SRC", eargs->src, "Source node name")->required();
   explain->add_option("DST", eargs->dst, "Destination node name")->required();
-  explain->add_option("--format", eargs->in.format, "Input format")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
-  explain->footer("Exit: 0 the edge is redundant (witness printed), 1 the edge is needed, 2 bad input or no such edge.");
+  add_input_options(*explain, eargs->in, kFormat | kCycles | kKinds);
+  add_json_flag(*explain, eargs->json,
+                "Print the answer as JSON: src, dst, redundant, why (when kept) and the witness's hops");
+  add_quiet_flag(*explain);
+  explain->footer("Exit: 0 the edge is redundant (witness printed), 1 reduce keeps it (needed, outside --kinds, or\n"
+                  "inside a cycle under --cycles condense), 2 bad input or no such edge.");
   explain->callback([eargs] {
-    Graph g = load(eargs->in);
+    // The answer is reduce's (same --kinds and --cycles): the edge is
+    // redundant iff the reduction removes it, and the witness is made of
+    // edges it keeps.
+    const ReduceOptions o = reduce_options(eargs->in);
+    std::vector<std::string> warnings;
+    InputReduction ir =
+        reduce_input(formats::read_graph(eargs->in.file, formats::parse_format(eargs->in.format)), o, nullptr, &warnings);
+    print_warnings(warnings);
+    const Graph& g = ir.graph;
     NodeId s = node_named(g, eargs->src), d = node_named(g, eargs->dst);
-    bool exists = false;
-    for (const Edge& e : g.edges) exists |= (e.src == s && e.dst == d);
-    if (!exists) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
-    // Prefer a path the reduction keeps, so the witness reads next to the
-    // reduced output; find_kept_witness() is empty iff needed.
-    auto w = find_kept_witness(g, s, d);
-    if (!w) {
-      fmt::print("{} -> {} is needed: no other path implies it\n", eargs->src, eargs->dst);
-      exit_code = kExitFindings;
+    const Edge* edge = nullptr;
+    for (const Edge& e : g.edges)
+      if (e.src == s && e.dst == d) edge = &e;
+    if (!edge) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
+    const bool removed = std::any_of(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+                                     [&](const RemovedEdge& x) { return x.src == s && x.dst == d; });
+    std::optional<Witness> w;
+    if (removed) {
+      PathFinder kept(g, ir.reduction);
+      w = kept.witness(s, d);
+      if (!w) w = kept.find(s, d, Relation::IssuedBefore, true); // condensed components: issue order
+    }
+    std::string why;
+    if (!removed)
+      why = !is_wait(*edge)                   ? "it carries no WAIT (it orders nothing and is never removed)"
+            : !o.filter.admits(*edge)         ? "--kinds " + eargs->in.kinds + " does not admit it"
+            : ir.component[s] == ir.component[d] ? "it lies inside a cycle (kept by --cycles condense)"
+                                              : "no other path implies it";
+    exit_code = removed ? kExitOk : kExitFindings;
+    if (eargs->json) {
+      nlohmann::ordered_json j;
+      j["src"] = eargs->src;
+      j["dst"] = eargs->dst;
+      j["redundant"] = removed;
+      if (!removed) j["why"] = why;
+      j["witness"] = nlohmann::ordered_json::array();
+      if (w)
+        for (const Hop& h : w->hops)
+          j["witness"].push_back({{"from", g.nodes[h.from].name}, {"to", g.nodes[h.to].name}, {"hop", hop_text(h.kind)}});
+      fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
       return;
     }
-    fmt::print("{} -> {} is redundant; witness ({} hops):\n", eargs->src, eargs->dst, w->hops.size());
-    for (const Hop& h : w->hops)
-      fmt::print("  {} -> {}  [{}]\n", g.nodes[h.from].name, g.nodes[h.to].name, hop_text(h.kind));
-    exit_code = kExitOk;
+    if (!removed) {
+      fmt::print("{} -> {} is {}: {}\n", eargs->src, eargs->dst, why == "no other path implies it" ? "needed" : "kept", why);
+      return;
+    }
+    fmt::print("{} -> {} is redundant; witness ({} hops):\n", eargs->src, eargs->dst, w ? w->hops.size() : 0);
+    if (w)
+      for (const Hop& h : w->hops)
+        fmt::print("  {} -> {}  [{}]\n", g.nodes[h.from].name, g.nodes[h.to].name, hop_text(h.kind));
   });
 }
 
