@@ -226,3 +226,39 @@ TEST_F(CliOptionCells, ExplainEquivConvertVerifyReadCondensedInput) {
 }
 
 } // namespace
+
+namespace {
+
+class CliOptionsMore : public depreduce::testing::TempDirTest {};
+
+// --kinds and --cycles together: equiv of a cyclic graph and its condensed
+// reduction under the same --kinds says equivalent, for each K.
+TEST_F(CliOptionsMore, EquivAgreesWithReduceUnderKindsAndCondense) {
+  const std::string g = write("g.dot", "digraph { a -> b [kind=flow]; b -> a [kind=anti]; x -> a [kind=anti]; "
+                                       "a -> c [kind=flow]; x -> c [kind=flow]; c -> d [kind=output]; x -> d [kind=anti] }");
+  for (const std::string kinds : {"all", "flow", "anti", "anti,output"}) {
+    const std::string r = path("r.dot");
+    CliRun red = run("reduce " + g + " --cycles condense --kinds " + kinds + " -o " + r);
+    ASSERT_EQ(red.code, 0) << red.out;
+    CliRun eq = run("equiv " + g + " " + r + " --cycles condense --kinds " + kinds);
+    EXPECT_EQ(eq.code, 0) << kinds << ": " << eq.out;
+  }
+}
+
+// The --json reports of explain, equiv and verify are JSON documents.
+TEST_F(CliOptionsMore, JsonReportsParse) {
+  const std::string g = write("g.dot", "digraph { a -> b; b -> c; a -> c }");
+  const std::string h = write("h.dot", "digraph { a -> b; b -> c }");
+  CliRun e = depreduce::testing::run_cli("explain " + g + " a c --json", path("err"));
+  EXPECT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("\"redundant\": true"), std::string::npos) << e.out;
+  CliRun q = depreduce::testing::run_cli("equiv " + g + " " + h + " --json", path("err"));
+  EXPECT_EQ(q.code, 0) << q.err;
+  EXPECT_NE(q.out.find("\"equivalent\": true"), std::string::npos) << q.out;
+  CliRun v = depreduce::testing::run_cli("verify " + g + " --json --races", path("err"));
+  EXPECT_EQ(v.code, 0) << v.err;
+  EXPECT_NE(v.out.find("\"labels\": null"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("\"races\": []"), std::string::npos) << v.out;
+}
+
+} // namespace
