@@ -243,35 +243,11 @@ void add_reduce_commands(CLI::App& app) {
     InputReduction ir;
     std::optional<Graph> reduced; // set by the reference pipeline, which applies its own decision
     double seconds = 0;
-    if (oracle && o.cycles == CycleMode::Condense) {
-      // The oracle decides (reference::reduce_condensed, input indices); the
-      // merged graph it is applied to is reduce_input()'s.
+    if (oracle) {
       auto t0 = std::chrono::steady_clock::now();
-      const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, o);
+      ir = oracle_reduce_input(input, o, &s, warnings);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ReduceOptions none = o;
-      none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
-      ir = reduce_input(std::move(input), none, nullptr, &warnings);
-      std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
-      for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
-        const Edge& e = ir.graph.edges[i];
-        index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
-      }
-      for (const RemovedEdge& x : removed) {
-        const std::uint32_t i = index.at({x.src, x.dst});
-        const Edge& e = ir.graph.edges[i];
-        ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
-      }
-      std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
-                [](const RemovedEdge& a, const RemovedEdge& b) { return a.edge < b.edge; });
-    } else if (oracle) {
-      // The oracle works from the input as read (its own program order,
-      // merging and reduction); make_program_order is not involved.
-      ir.graph = oracle_graph(input, warnings);
-      auto t0 = std::chrono::steady_clock::now();
-      ir.reduction = reference::reduce(input, o, &s);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      reduced = reference::apply(input, ir.reduction);
+      if (o.cycles != CycleMode::Condense) reduced = reference::apply(input, ir.reduction);
     } else {
       auto t0 = std::chrono::steady_clock::now();
       ir = reduce_input(std::move(input), o, &s, &warnings);
@@ -348,7 +324,7 @@ void add_reduce_commands(CLI::App& app) {
   explain->add_option("FILE", eargs->in.file, "Input graph")->required();
   explain->add_option("SRC", eargs->src, "Source node name")->required();
   explain->add_option("DST", eargs->dst, "Destination node name")->required();
-  add_input_options(*explain, eargs->in, kFormat | kCycles | kKinds);
+  add_input_options(*explain, eargs->in, kEveryInputOption);
   add_json_flag(*explain, eargs->json,
                 "Print the answer as JSON: src, dst, redundant, why (when kept) and the witness's hops");
   add_quiet_flag(*explain);
@@ -360,8 +336,12 @@ void add_reduce_commands(CLI::App& app) {
     // edges it keeps.
     const ReduceOptions o = reduce_options(eargs->in);
     std::vector<std::string> warnings;
-    InputReduction ir =
-        reduce_input(formats::read_graph(eargs->in.file, formats::parse_format(eargs->in.format)), o, nullptr, &warnings);
+    const formats::Format format = formats::parse_format(eargs->in.format);
+    InputGraph input;
+    InputReduction ir = eargs->in.impl == "reference"
+                            ? oracle_reduce_input(input = formats::reference::read_graph(eargs->in.file, format), o,
+                                                  nullptr, warnings)
+                            : reduce_input(formats::read_graph(eargs->in.file, format), o, nullptr, &warnings);
     print_warnings(warnings);
     const Graph& g = ir.graph;
     NodeId s = node_named(g, eargs->src), d = node_named(g, eargs->dst);

@@ -11,6 +11,8 @@
 #include "commands.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/reference/dot_reader.hpp"
+#include "depreduce/reference/condense.hpp"
+#include "depreduce/reference/transitive_reduction.hpp"
 
 namespace depreduce::cli {
 
@@ -141,6 +143,39 @@ Graph read_carrier(const std::string& file, const InputOptions& in, std::vector<
   InputReduction ir = reduce_input(std::move(input), none, nullptr, &warnings);
   if (component) *component = std::move(ir.component);
   return std::move(ir.graph);
+}
+
+InputReduction oracle_reduce_input(InputGraph& input, const ReduceOptions& options, ReduceStats* stats,
+                                   std::vector<std::string>& warnings) {
+  InputReduction ir;
+  if (options.cycles != CycleMode::Condense) {
+    // The oracle works from the input as read (its own program order,
+    // merging and reduction); make_program_order is not involved.
+    ir.graph = oracle_graph(input, warnings);
+    ir.reduction = reference::reduce(input, options, stats);
+    ir.component.resize(ir.graph.nodes.size());
+    for (std::uint32_t v = 0; v < ir.graph.nodes.size(); ++v) ir.component[v] = v;
+    return ir;
+  }
+  // The oracle decides (input indices); the merged graph it is applied to
+  // is reduce_input()'s.
+  const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, options);
+  ReduceOptions none = options;
+  none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
+  ir = reduce_input(std::move(input), none, nullptr, &warnings);
+  std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
+  for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
+    const Edge& e = ir.graph.edges[i];
+    index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
+  }
+  for (const RemovedEdge& x : removed) {
+    const std::uint32_t i = index.at({x.src, x.dst});
+    const Edge& e = ir.graph.edges[i];
+    ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
+  }
+  std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+            [](const RemovedEdge& a, const RemovedEdge& b) { return a.edge < b.edge; });
+  return ir;
 }
 
 InputGraph condensation(const InputGraph& input, const Graph& carrier, const std::vector<std::uint32_t>& component) {

@@ -93,6 +93,18 @@ void check_output(const std::string& path, const std::string& written, const std
 Graph read_carrier(const std::string& file, const InputOptions& in, std::vector<std::string>& warnings,
                    InputGraph* as_read = nullptr, std::vector<std::uint32_t>* component = nullptr);
 
+/// What the reference pipeline (SPEC §1, `--impl reference`) decides for
+/// \p input as read under \p options: without cycles, the oracle's merged
+/// graph (oracle_graph()) and reference::reduce() on the input, ids the
+/// oracle's; with `CycleMode::Condense`, reference::reduce_condensed() decides
+/// and its removed edges are mapped onto reduce_input()'s carrier (the
+/// merged graph it is applied to), sorted by edge. \p input is left as read
+/// without cycles (the caller may apply the reduction to it), moved from
+/// with them. \p stats as reference::reduce() (the acyclic case only).
+/// \throws InputError as reference::reduce() and reduce_input().
+InputReduction oracle_reduce_input(InputGraph& input, const ReduceOptions& options, ReduceStats* stats,
+                                   std::vector<std::string>& warnings);
+
 /// The condensation of \p input (as read; \p carrier and \p component from
 /// read_carrier() with `--cycles condense`): one node per component in
 /// program order, a component of one node that

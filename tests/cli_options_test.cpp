@@ -199,6 +199,9 @@ TEST_F(CliOptionCells, ExplainEquivConvertVerifyReadCondensedInput) {
   CliRun e = run("explain " + g + " x b --cycles condense");
   EXPECT_EQ(e.code, 0) << e.out;
   EXPECT_NE(e.out.find("x -> b is redundant"), std::string::npos) << e.out;
+  CliRun oracle = run("explain " + g + " x b --cycles condense --impl reference");
+  EXPECT_EQ(oracle.code, 0) << oracle.out;
+  EXPECT_EQ(oracle.out, e.out);
   CliRun kept = run("explain " + g + " a b --cycles condense");
   EXPECT_EQ(kept.code, 1) << kept.out;
   EXPECT_NE(kept.out.find("inside a cycle"), std::string::npos) << kept.out;
