@@ -240,7 +240,8 @@ void add_fence_command(CLI::App& app) {
     }
     std::string text = summary_text(summary, report);
     formats::write_file_atomically(args->out, printed);
-    std::fputs(text.c_str(), args->out == "-" ? stderr : stdout);
+    if (args->out != "-") std::fputs(text.c_str(), stdout);
+    else if (!quiet) std::fputs(text.c_str(), stderr); // -q: the program alone
   });
 }
 

@@ -174,11 +174,14 @@ TEST_F(CliOptionCells, QuietLeavesStderrEmptyOnSelfLoops) {
   const std::string g = write("loops.dot", "digraph { a -> a; a -> b; b -> c; a -> c; c -> c }");
   const std::string err = path("err.txt");
   const std::string cyc = write("cyc.dot", "digraph { a -> b; b -> a; b -> b; a -> c }");
+  const std::string prog = write("p.orch", slurp(std::string(std::getenv("DEPREDUCE_SOURCE_DIR")) +
+                                                 "/corpus/orchestration/phase_chain.orch"));
   for (const std::string& args :
        {"reduce " + g + " -q -o " + path("r.dot"), "convert " + g + " -q --to edges -o " + path("r.tsv"),
         "equiv " + g + " " + g + " -q", "explain " + g + " a c -q", "verify " + g + " -q",
         "build " + g + " -q -o " + path("b.dot"), "expand " + g + " -q -o " + path("e.dot"),
-        "window-report " + g + " -q --time-budget-ms 0", "reduce " + cyc + " --cycles condense -q -o " + path("c.dot")}) {
+        "window-report " + g + " -q --time-budget-ms 0", "reduce " + cyc + " --cycles condense -q -o " + path("c.dot"),
+        "fence " + prog + " -q", std::string("generate dag --size 5 -q")}) {
     CliRun r = depreduce::testing::run_cli(args, err);
     EXPECT_NE(r.code, 64) << args << ": " << r.err;
     EXPECT_EQ(r.err, "") << args;
