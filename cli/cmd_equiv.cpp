@@ -92,17 +92,7 @@ void add_equiv_command(CLI::App& app) {
     if (condense) {
       input_a = condensation(input_a, a, comp_a);
       input_b = condensation(input_b, b, comp_b);
-      auto component_names = [](const Graph& g, const std::vector<std::uint32_t>& comp, const InputGraph& c) {
-        std::map<std::string, std::string> named;
-        for (std::uint32_t v = 0; v < g.nodes.size(); ++v) named[g.nodes[v].name] = c.nodes[comp[v]].name;
-        return named;
-      };
-      const auto in_a = component_names(a, comp_a, input_a), in_b = component_names(b, comp_b, input_b);
-      for (const auto& [name, ca] : in_a) {
-        auto it = in_b.find(name);
-        if (it != in_b.end() && it->second != ca && (ca.front() == '{' || it->second.front() == '{'))
-          cycles_differ.push_back("'" + name + "' is in " + ca + " in " + a.file + ", in " + it->second + " in " + b.file);
-      }
+      cycles_differ = differing_components(a, comp_a, input_a, b, comp_b, input_b);
       std::vector<std::string> again; // the carriers' warnings were printed
       a = ref ? oracle_graph(input_a, again) : make_program_order(input_a);
       b = ref ? oracle_graph(input_b, again) : make_program_order(input_b);

@@ -137,12 +137,35 @@ Graph read_carrier(const std::string& file, const InputOptions& in, std::vector<
   const formats::Format f = formats::parse_format(in.format);
   InputGraph input = reference ? formats::reference::read_graph(file, f) : formats::read_graph(file, f);
   if (as_read) *as_read = input;
+  std::vector<std::uint32_t> own;
+  return condensed_carrier(std::move(input), warnings, component ? *component : own);
+}
+
+Graph condensed_carrier(InputGraph input, std::vector<std::string>& warnings, std::vector<std::uint32_t>& component) {
   ReduceOptions none;
   none.cycles = CycleMode::Condense;
   none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
   InputReduction ir = reduce_input(std::move(input), none, nullptr, &warnings);
-  if (component) *component = std::move(ir.component);
+  component = std::move(ir.component);
   return std::move(ir.graph);
+}
+
+std::vector<std::string> differing_components(const Graph& a, const std::vector<std::uint32_t>& comp_a,
+                                              const InputGraph& cond_a, const Graph& b,
+                                              const std::vector<std::uint32_t>& comp_b, const InputGraph& cond_b) {
+  auto component_names = [](const Graph& g, const std::vector<std::uint32_t>& comp, const InputGraph& c) {
+    std::map<std::string, std::string> named;
+    for (std::uint32_t v = 0; v < g.nodes.size(); ++v) named[g.nodes[v].name] = c.nodes[comp[v]].name;
+    return named;
+  };
+  const auto in_a = component_names(a, comp_a, cond_a), in_b = component_names(b, comp_b, cond_b);
+  std::vector<std::string> differ;
+  for (const auto& [name, ca] : in_a) {
+    auto it = in_b.find(name);
+    if (it != in_b.end() && it->second != ca)
+      differ.push_back("'" + name + "' is in " + ca + " in " + a.file + ", in " + it->second + " in " + b.file);
+  }
+  return differ;
 }
 
 InputReduction oracle_reduce_input(InputGraph& input, const ReduceOptions& options, ReduceStats* stats,

@@ -93,6 +93,22 @@ void check_output(const std::string& path, const std::string& written, const std
 Graph read_carrier(const std::string& file, const InputOptions& in, std::vector<std::string>& warnings,
                    InputGraph* as_read = nullptr, std::vector<std::uint32_t>* component = nullptr);
 
+/// The carrier of read_carrier() with `--cycles condense`, from \p input as
+/// read: reduce_input() in Condense mode with a filter that admits nothing.
+/// \p component gets each node's component. Self-loop warnings go to
+/// \p warnings. \throws InputError as reduce_input().
+Graph condensed_carrier(InputGraph input, std::vector<std::string>& warnings, std::vector<std::uint32_t>& component);
+
+/// `equiv --cycles condense`'s first question: do \p a and \p b (carriers,
+/// with their components and condensation()s) put their nodes in the same
+/// strongly connected components? One line per node name both have whose
+/// component differs and is not a single node in both ("'a' is in {a,b} in
+/// A, in a in B"), in name order; empty iff they agree (then the
+/// condensations name the same nodes). Cost: O(n log n).
+std::vector<std::string> differing_components(const Graph& a, const std::vector<std::uint32_t>& comp_a,
+                                              const InputGraph& cond_a, const Graph& b,
+                                              const std::vector<std::uint32_t>& comp_b, const InputGraph& cond_b);
+
 /// What the reference pipeline (SPEC §1, `--impl reference`) decides for
 /// \p input as read under \p options: without cycles, the oracle's merged
 /// graph (oracle_graph()) and reference::reduce() on the input, ids the
