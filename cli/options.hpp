@@ -78,7 +78,10 @@ std::string input_format_name(const std::string& file, const std::string& format
 /// ("dot", "json" for a JSON document, "edges"; "" for output of no graph
 /// format, which any extension but a graph format's may hold) is a usage
 /// error naming one that fits; then formats::check_output_path().
-/// \p input_format names the input's format in the message.
+/// \p input_format names the input's format in the message. Why:
+/// `reduce wf.json -o wf.red.json` would otherwise fill a .json file with
+/// DOT (the only graph writer), which `equiv wf.json wf.red.json` then reads
+/// as broken JSON.
 void check_output(const std::string& path, const std::string& written, const std::string& input_format);
 
 /// What a command that does not reduce reads from \p file under \p in
