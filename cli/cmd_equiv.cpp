@@ -160,8 +160,11 @@ void add_equiv_command(CLI::App& app) {
                  relation_text(d.relation), has.file, lacks.file);
       if (auto w = finder->find(d.src, d.dst, d.relation)) {
         fmt::print("    path in {}:", has.file);
-        for (const Hop& h : w->hops)
-          fmt::print(" {} -> {} [{}];", has.nodes[h.from].name, has.nodes[h.to].name, hop_text(h.kind));
+        const char* separator = " ";
+        for (const Hop& h : w->hops) {
+          fmt::print("{}{} -> {} [{}]", separator, has.nodes[h.from].name, has.nodes[h.to].name, hop_text(h.kind));
+          separator = "; ";
+        }
         fmt::print("\n");
       }
     }

@@ -151,6 +151,10 @@ std::vector<formats::ReducedPair> window_removed(const formats::WindowTrace& tra
 /// --write-reduced: refuses, before the replay, a path the writer would
 /// refuse and an extension that names another format.
 void check_reduced_path(const std::string& path) {
+  // The report is printed on standard output: the capture cannot share it.
+  if (path == "-" || path == "/dev/stdout")
+    throw CLI::ValidationError("--write-reduced",
+                               "the report is printed on standard output; write the reduced capture to a file");
   formats::check_output_path(path);
   const std::string ext = std::filesystem::path(path).extension().string();
   for (const char* other : {".dot", ".gv", ".stg", ".xml", ".dax", ".svg"})

@@ -303,6 +303,11 @@ TEST_F(WindowReportCli, WriteReducedRefusals) {
   EXPECT_NE(dag.err.find("DAG file"), std::string::npos) << dag.err;
   EXPECT_FALSE(fs::exists(dir_ / "g.reduced.json"));
   EXPECT_EQ(run("window-report " + in + " --write-reduced " + path("x.json") + " --reduced-by 100").code, 64);
+  // The report is on stdout: the capture may not go there too.
+  const CliRun to_stdout = run("window-report " + in + " --write-reduced -");
+  EXPECT_EQ(to_stdout.code, 64) << to_stdout.err;
+  EXPECT_EQ(to_stdout.out, "");
+  EXPECT_NE(to_stdout.err.find("standard output"), std::string::npos) << to_stdout.err;
 }
 
 // A capture without "runtime" is refused naming --runtime; --runtime decodes it.

@@ -238,7 +238,8 @@ std::string flags_json(FlagSet flags) {
 }
 
 constexpr const char* kRuntimeChoice =
-    "tensormap_and_ringbuffer or host_build_graph; --runtime NAME decodes the capture as NAME";
+    "tensormap_and_ringbuffer or host_build_graph; the runtime option (depreduce --runtime NAME, Python "
+    "runtime='NAME') decodes the capture as NAME";
 
 } // namespace
 
@@ -337,8 +338,8 @@ WindowTrace read_deps_json(std::string_view text, const std::string& file, const
       throw InputError(file, line,
                        "task_id " + std::to_string(id) +
                            " has bits 63:40 set: not a tensormap_and_ringbuffer id (ring = bits 39:32, local = bits "
-                           "31:0); a host_build_graph capture keeps an id space and a parent there (--runtime "
-                           "host_build_graph)");
+                           "31:0); a host_build_graph capture keeps an id space and a parent there (depreduce "
+                           "--runtime host_build_graph, Python runtime='host_build_graph')");
     const std::uint64_t ring = id >> 32;
     if ((ring + 1) * options.slots_per_ring > kMaxWindowSlots)
       throw InputError(file, line,
