@@ -1,5 +1,6 @@
 //===- cli/batch.cpp - Many inputs in one process (--out-dir) ------------===//
 #include "batch.hpp"
+#include "options.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -136,7 +137,9 @@ int run_batch(const BatchArgs& args, const std::string& extension, const PerFile
                            warnings));
     } else {
       print_warnings(warnings);
-      if (error.empty()) fmt::print(stderr, "depreduce: ok: {} -> {}\n", one_line(inputs[i]), one_line(outputs[i]));
+      if (error.empty()) {
+        if (!quiet) fmt::print(stderr, "depreduce: ok: {} -> {}\n", one_line(inputs[i]), one_line(outputs[i]));
+      }
       else fmt::print(stderr, "depreduce: error: {}\n", one_line(error));
     }
   }

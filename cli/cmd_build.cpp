@@ -13,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/dependence_builder.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/reference/dependence_builder.hpp"
@@ -22,9 +23,8 @@ namespace depreduce::cli {
 void add_build_command(CLI::App& app) {
   struct Args {
     std::string file;
-    std::string format = "auto";
+    InputOptions in;
     std::string out = "-";
-    std::string impl = "optimized";
     bool stats = false;
   };
   auto args = std::make_shared<Args>();
@@ -32,19 +32,20 @@ void add_build_command(CLI::App& app) {
       "build", "Replace the edges by the dependences computed from the nodes' reads=/writes= (walrus dep_opt) and write DOT");
   cmd->add_option("FILE", args->file, "Input graph; program order = input order, constrained by its edges")
       ->required();
-  cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
-  cmd->add_option("--format", args->format, "Input format")->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
-  cmd->add_option("--impl", args->impl, "Implementation")->check(CLI::IsMember({"optimized", "reference"}));
+  add_output_option(*cmd, args->out);
+  add_input_options(*cmd, args->in, kFormat | kImpl);
   cmd->add_flag("--stats", args->stats, "Print counts and time on stderr");
+  add_quiet_flag(*cmd);
   cmd->footer("Every pair p before c that shares a byte gets one edge labelled FLOW (p writes, c reads), OUTPUT (both\n"
               "write) and/or ANTI (p reads, c writes), with no writer of that byte in between. The input's edges are\n"
               "dropped (docs/builder.md). Exit: 0 written, 2 bad input.");
   cmd->callback([args] {
+    check_output(args->out, "dot", input_format_name(args->file, args->in.format));
     std::vector<std::string> warnings;
-    const Graph g = read_model(args->file, args->format, args->impl == "reference", warnings);
+    const Graph g = read_model(args->file, args->in.format, args->in.impl == "reference", warnings);
     print_warnings(warnings);
     auto t0 = std::chrono::steady_clock::now();
-    Graph built = args->impl == "reference" ? reference::build_dependences(g) : build_dependences(g);
+    Graph built = args->in.impl == "reference" ? reference::build_dependences(g) : build_dependences(g);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     formats::write_file_atomically(args->out, formats::write_dot(built));
     if (args->stats) {

@@ -6,13 +6,16 @@
 /// each with a path in the graph that has it), 2 bad input.
 //===----------------------------------------------------------------------===//
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/equivalence.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/formats/formats.hpp"
@@ -43,23 +46,15 @@ void add_equiv_command(CLI::App& app) {
       "equiv", "Do two graphs over the same nodes have the same completed-before and issued-before relations?");
   struct Args {
     std::string a, b;
-    std::string format = "auto";
-    std::string kinds = "all";
-    std::string impl = "optimized";
+    InputOptions in;
     std::size_t show = 10;
     bool stats = false;
+    bool json = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("A", args->a, "First graph (- = stdin)")->required();
   cmd->add_option("B", args->b, "Second graph (- = stdin)")->required();
-  cmd->add_option("--format", args->format, "Input format of both")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
-  cmd->add_option("--kinds", args->kinds,
-                  "all, or a list of flow,anti,output,ordered: as for reduce, the edges a reduction may remove; "
-                  "edges outside K always count as paths (SPEC 4), so every edge counts and K does not change "
-                  "the answer");
-  cmd->add_option("--impl", args->impl, "Implementation (reference: all pairs, every differing pair)")
-      ->check(CLI::IsMember({"optimized", "reference"}));
+  add_input_options(*cmd, args->in, kEveryInputOption);
   cmd->add_option("--show", args->show, "Differences to print in full (the rest are counted)")
       ->check(CLI::Validator(
           [](std::string& text) {
@@ -70,30 +65,82 @@ void add_equiv_command(CLI::App& app) {
           },
           "UINT"));
   cmd->add_flag("--stats", args->stats, "Print the sizes and the comparison's time (reading excluded) on stderr");
-  cmd->footer("Exit: 0 same relations, 1 they differ (pairs printed), 2 bad input (also: the node names differ).");
+  add_json_flag(*cmd, args->json,
+                "Print the answer as JSON: equivalent, the components that differ (--cycles condense) and every "
+                "differing pair with its path");
+  add_quiet_flag(*cmd);
+  cmd->footer("Exit: 0 same relations, 1 they differ (pairs printed), 2 bad input (also: the node names differ).\n"
+              "--cycles condense: same strongly connected components (of the WAIT edges), and the same relations\n"
+              "between them (a component of two or more nodes is one node named {a,b,...}).");
   cmd->callback([args] {
     EquivalenceOptions o;
-    if (args->kinds != "all") {
-      auto kinds = parse_kinds(args->kinds);
-      if (!kinds || kinds->empty())
-        throw CLI::ValidationError("--kinds", "expected 'all' or a list of flow, anti, output, ordered");
-      o.filter = KindFilter{*kinds, false};
-    }
+    o.filter = parse_filter(args->in.kinds);
     if (args->a == "-" && args->b == "-") throw CLI::ValidationError("A B", "only one of the two inputs can be '-'");
     std::vector<std::string> warnings;
     // The reference pipeline compares the inputs as read (cgraph's reader,
     // the oracle's program order); a and b name the nodes by its ids.
-    const bool ref = args->impl == "reference";
+    const bool ref = args->in.impl == "reference";
+    const bool condense = args->in.cycles == "condense";
     InputGraph input_a, input_b;
-    const Graph a = read_model(args->a, args->format, ref, warnings, &input_a);
-    const Graph b = read_model(args->b, args->format, ref, warnings, &input_b);
+    std::vector<std::uint32_t> comp_a, comp_b;
+    Graph a = read_carrier(args->a, args->in, warnings, &input_a, &comp_a);
+    Graph b = read_carrier(args->b, args->in, warnings, &input_b, &comp_b);
     print_warnings(warnings);
+    // --cycles condense: the components must match, then their condensations
+    // are compared as graphs (each acyclic).
+    std::vector<std::string> cycles_differ;
+    if (condense) {
+      input_a = condensation(input_a, a, comp_a);
+      input_b = condensation(input_b, b, comp_b);
+      cycles_differ = differing_components(a, comp_a, input_a, b, comp_b, input_b);
+      std::vector<std::string> again; // the carriers' warnings were printed
+      a = ref ? oracle_graph(input_a, again) : make_program_order(input_a);
+      b = ref ? oracle_graph(input_b, again) : make_program_order(input_b);
+    }
     const auto t0 = std::chrono::steady_clock::now();
-    const Equivalence eq = ref ? reference::equivalent(input_a, input_b, o) : equivalent(a, b, o);
+    // Different components: the condensations name different nodes.
+    const Equivalence eq = !cycles_differ.empty() ? Equivalence{false, {}}
+                           : ref                  ? reference::equivalent(input_a, input_b, o)
+                                                  : equivalent(a, b, o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args->stats)
       fmt::print(stderr, "nodes: {}\nedges A: {}\nedges B: {}\ndifferences: {}\ntime: {:.6f} s\n", a.nodes.size(),
                  a.edges.size(), b.edges.size(), eq.differences.size(), seconds);
+    if (args->json) {
+      nlohmann::ordered_json j;
+      j["a"] = a.file;
+      j["b"] = b.file;
+      j["nodes"] = a.nodes.size();
+      j["equivalent"] = eq.equivalent && cycles_differ.empty();
+      j["cycles_differ"] = cycles_differ;
+      j["differences"] = nlohmann::ordered_json::array();
+      std::unique_ptr<PathFinder> in_a, in_b;
+      for (const RelationDifference& d : eq.differences) {
+        const Graph& has = d.in_first ? a : b;
+        std::unique_ptr<PathFinder>& finder = d.in_first ? in_a : in_b;
+        if (!finder) finder = std::make_unique<PathFinder>(has);
+        nlohmann::ordered_json path = nlohmann::ordered_json::array();
+        if (auto w = finder->find(d.src, d.dst, d.relation)) {
+          path.push_back(has.nodes[d.src].name);
+          for (const Hop& h : w->hops) path.push_back(has.nodes[h.to].name);
+        }
+        j["differences"].push_back({{"src", has.nodes[d.src].name},
+                                    {"dst", has.nodes[d.dst].name},
+                                    {"relation", relation_text(d.relation)},
+                                    {"in", d.in_first ? "A" : "B"},
+                                    {"path", std::move(path)}});
+      }
+      fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+      exit_code = j["equivalent"].get<bool>() ? kExitOk : kExitFindings;
+      return;
+    }
+    if (!cycles_differ.empty()) {
+      fmt::print("{} and {} differ in their cycles: {} node(s)\n", a.file, b.file, cycles_differ.size());
+      for (std::size_t i = 0; i < cycles_differ.size() && i < args->show; ++i) fmt::print("  {}\n", cycles_differ[i]);
+      if (cycles_differ.size() > args->show) fmt::print("  ... and {} more\n", cycles_differ.size() - args->show);
+      exit_code = kExitFindings;
+      return;
+    }
     if (eq.equivalent) {
       fmt::print("{} and {} have the same completed-before and issued-before relations ({} nodes)\n", a.file,
                  b.file, a.nodes.size());
@@ -101,7 +148,7 @@ void add_equiv_command(CLI::App& app) {
       return;
     }
     fmt::print("{} and {} differ: {} pair(s){}\n", a.file, b.file, eq.differences.size(),
-               args->impl == "reference" ? "" : " that generate the relations (the others follow from these)");
+               ref ? "" : " that generate the relations (the others follow from these)");
     std::unique_ptr<PathFinder> in_a, in_b;
     for (std::size_t i = 0; i < eq.differences.size() && i < args->show; ++i) {
       const RelationDifference& d = eq.differences[i];

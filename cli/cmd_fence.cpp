@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/formats/orchestration_text.hpp"
 #include "depreduce/phase_fence.hpp"
@@ -52,6 +53,9 @@ reference::TripCounts parse_trips(const std::vector<std::string>& specs, const o
     std::string name = spec.substr(0, eq);
     if (!params.count(name))
       throw CLI::ValidationError("--trip", "the program has no trip-count parameter '" + name + "'");
+    if (auto seen = trips.find(name); seen != trips.end())
+      throw CLI::ValidationError("--trip", "'" + name + "' given twice, " + name + "=" + std::to_string(seen->second) +
+                                               " and " + spec + "; give each trip count once");
     trips[name] = value;
   }
   return trips;
@@ -207,10 +211,12 @@ void add_fence_command(CLI::App& app) {
   cmd->add_option("--trip", args->trips, "NAME=VALUE: value of a dynamic trip count, for the dynamic edge counts (repeat for several)")
       ->allow_extra_args(false)
       ->type_name("NAME=VALUE");
-  cmd->add_flag("--json", args->json,
+  add_json_flag(*cmd, args->json,
                 "Print the summary as JSON on stdout (schema in docs/cli.md); the program is written only with -o FILE");
+  add_quiet_flag(*cmd);
   cmd->callback([args] {
     exit_code = kExitOk;
+    check_output(args->out, "", "");
     orch::Program before = formats::read_orchestration(args->input);
     reference::TripCounts trips = parse_trips(args->trips, before);
     PhaseFenceSummary summary;
@@ -234,7 +240,8 @@ void add_fence_command(CLI::App& app) {
     }
     std::string text = summary_text(summary, report);
     formats::write_file_atomically(args->out, printed);
-    std::fputs(text.c_str(), args->out == "-" ? stderr : stdout);
+    if (args->out != "-") std::fputs(text.c_str(), stdout);
+    else if (!quiet) std::fputs(text.c_str(), stderr); // -q: the program alone
   });
 }
 

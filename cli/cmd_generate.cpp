@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/formats/formats.hpp"
 #include "depreduce/workloads/workloads.hpp"
 
@@ -35,8 +36,10 @@ void add_generate_command(CLI::App& app) {
             return std::string();
           },
           "UINT64"));
-  cmd->add_option("-o,--output", args->out, "Output file (atomic); - = stdout");
+  add_output_option(*cmd, args->out);
+  add_quiet_flag(*cmd);
   cmd->callback([args] {
+    check_output(args->out, "dot", "");
     Graph g = workloads::generate_workload(workloads::parse_workload(args->kind), args->size, args->seed);
     formats::write_file_atomically(args->out, formats::write_dot(g));
     exit_code = kExitOk;

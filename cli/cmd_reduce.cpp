@@ -17,6 +17,7 @@
 
 #include "batch.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/condense.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/paths.hpp"
@@ -29,78 +30,12 @@
 namespace depreduce::cli {
 namespace {
 
-struct InputOptions {
+/// A command's input: the file and the shared input options (options.hpp).
+struct InputFile : InputOptions {
   std::string file;
-  std::string format = "auto";
 };
 
 std::function<void(std::size_t, std::size_t)> progress_bar(const char* what, bool enabled);
-
-/// Reads and checks the input; prints the model's warnings unless the caller
-/// wants them (\p warnings). With \p progress, a read of more than 64 MB on a
-/// terminal shows a progress bar (the DOT reader reports as it goes).
-Graph load(const InputOptions& in, std::vector<std::string>* warnings = nullptr, bool progress = false) {
-  std::vector<std::string> own;
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(in.file, ec);
-  auto bar = progress_bar("read", progress && !ec && size > (64u << 20));
-  Graph g = make_program_order(formats::read_graph(in.file, formats::parse_format(in.format), bar),
-                               warnings ? warnings : &own);
-  print_warnings(own);
-  return g;
-}
-
-/// The format a file extension names for an output ("dot", "wfjson",
-/// "stg", "dax"; "json" for .json, which a JSON summary or WfCommons JSON
-/// may fill), or "" for any other extension, none, "-" or a device path.
-std::string format_of_extension(const std::string& path) {
-  if (path == "-") return "";
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".dot" || ext == ".gv") return "dot";
-  if (ext == ".json") return "json";
-  if (ext == ".stg") return "stg";
-  if (ext == ".xml" || ext == ".dax") return "dax";
-  return "";
-}
-
-/// SPEC §9, docs/cli.md "Output format": refuses (usage error, exit 64)
-/// before anything is read an -o \p path whose extension names another
-/// format than \p written ("dot", "json" for a JSON document, "edges"):
-/// `reduce wf.json -o wf.red.json` would otherwise fill a .json file with
-/// DOT, which `equiv wf.json wf.red.json` then reads as broken JSON. DOT is
-/// the only graph writer, so a graph read from WfCommons JSON, STG or DAX is
-/// written as DOT.
-void check_output_extension(const std::string& path, const std::string& written, const std::string& input_format) {
-  const std::string named = format_of_extension(path);
-  if (named.empty() || named == written) return;
-  std::string what = written == "dot" ? "DOT (the only graph writer"
-                     : written == "json" ? "a JSON summary ("
-                                         : "an edge list (";
-  if (written == "dot")
-    what += input_format.empty() || input_format == "dot" ? ")" : "; there is no " + input_format + " writer)";
-  else
-    what += "as asked)";
-  const char* fits = written == "dot" ? "a .dot file" : written == "json" ? "a .json file" : "a .tsv or .txt file";
-  throw CLI::ValidationError("-o", "'" + path + "' names a " + named + " file, but the output is " + what +
-                                       "; write to " + fits + " or to -, or choose the output with --to");
-}
-
-/// The input format name of \p file as read with \p format ("auto" decides
-/// by extension, as read_graph does; "" when the content must decide).
-std::string input_format_name(const std::string& file, const std::string& format) {
-  if (format != "auto") return format == "json" ? "wfjson" : format;
-  const std::string named = format_of_extension(file);
-  return named == "json" ? "wfjson" : named;
-}
-
-KindFilter parse_filter(const std::string& text) {
-  if (text == "all") return KindFilter{};
-  auto kinds = parse_kinds(text);
-  if (!kinds || kinds->empty())
-    throw CLI::ValidationError("--kinds", "expected 'all' or a list of flow, anti, output, ordered");
-  return KindFilter{*kinds, false};
-}
 
 std::string engine_name(Engine e) { return e == kNoEngine ? "none" : std::to_string(e); }
 
@@ -149,7 +84,7 @@ void print_stats(const Graph& g, std::size_t edges_in, const Reduction& r, const
 
 /// A one-line progress bar on stderr, only when stderr is a terminal.
 std::function<void(std::size_t, std::size_t)> progress_bar(const char* what, bool enabled) {
-  if (!enabled || !isatty(fileno(stderr))) return {};
+  if (!enabled || quiet || !isatty(fileno(stderr))) return {};
   return [what](std::size_t done, std::size_t total) {
     const int width = 40;
     int filled = total ? static_cast<int>(width * done / total) : width;
@@ -253,81 +188,52 @@ void write_reduce_json(formats::AtomicOutput& out, const Graph& g, const Reducti
 }
 
 struct ReduceArgs {
-  InputOptions in;
+  InputFile in;
   std::string out = "-";
-  std::string impl = "optimized";
-  std::string kinds = "all";
   std::string mode = "exact";
-  std::string cycles = "error";
   bool stats = false;
   bool json = false;
   std::string to; ///< --to: dot, json or edges ("" = json with --json, else dot).
-  bool quiet = false;
-  BatchArgs batch; ///< FILE... (in.file is the one being read), --out-dir, --files-from.
+  BatchArgs batch; ///< FILE... (in.file is unused: each input is passed in), --out-dir, --files-from.
 };
 
 /// The file extension batch mode gives an output written as \p to ("dot",
-/// "json", "edges"), the one check_output_extension() accepts for it.
+/// "json", "edges"), the one check_output() accepts for it.
 std::string output_extension(const std::string& to) {
   return to == "dot" ? ".dot" : to == "json" ? ".json" : ".tsv";
 }
 
-/// One input through `reduce`: \p file read in a.in.format, reduced with
-/// \p o, written as \p to ("dot", "json", "edges") to \p output (atomic).
-/// Warnings are printed on stderr as they come, or appended to \p collect
-/// (batch mode, which also shows no progress bar and frees the graphs).
-/// Returns the exit code. \throws InputError on bad input.
+/// One input through `reduce`: \p file read with a.in's options, reduced
+/// with \p o, written as \p to ("dot", "json", "edges") to \p output
+/// (atomic). Warnings are printed on stderr as they come, or appended to
+/// \p collect (batch mode, which also shows no progress bar and frees the
+/// graphs). Returns the exit code. \throws InputError on bad input.
 int reduce_file(const ReduceArgs& a, const ReduceOptions& o, const std::string& to, const std::string& file,
                 const std::string& output, std::vector<std::string>* collect) {
   const formats::Format format = formats::parse_format(a.in.format);
-  const bool oracle = a.impl == "reference";
-  const bool quiet = a.quiet || collect != nullptr;
+  const bool oracle = a.in.impl == "reference";
+  const bool no_bar = quiet || collect != nullptr;
   // The reference pipeline (SPEC §1) reads with the DOT reader's twin,
   // cgraph; the default one with the one-pass reader, a progress bar over a
   // long read on a terminal.
   std::error_code size_error;
-  const auto size = quiet ? 0 : std::filesystem::file_size(file, size_error); // for the bar only
+  const auto size = no_bar ? 0 : std::filesystem::file_size(file, size_error); // for the bar only
   const auto read_start = std::chrono::steady_clock::now();
   InputGraph input =
       oracle ? formats::reference::read_graph(file, format)
-             : formats::read_graph(file, format,
-                                   progress_bar("read", !quiet && !size_error && size > (64u << 20)));
+             : formats::read_graph(file, format, progress_bar("read", !no_bar && !size_error && size > (64u << 20)));
   const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
   ReduceStats s;
-  s.progress = progress_bar("reduce", !quiet && input.edges.size() > 1000000);
+  s.progress = progress_bar("reduce", !no_bar && input.edges.size() > 1000000);
   std::vector<std::string> warnings;
   InputReduction ir;
   std::optional<Graph> reduced; // set by the reference pipeline, which applies its own decision
   double seconds = 0;
-  if (oracle && o.cycles == CycleMode::Condense) {
-    // The oracle decides (reference::reduce_condensed, input indices); the
-    // merged graph it is applied to is reduce_input()'s.
+  if (oracle) {
     auto t0 = std::chrono::steady_clock::now();
-    const std::vector<RemovedEdge> removed = reference::reduce_condensed(input, o);
+    ir = oracle_reduce_input(input, o, &s, warnings);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    ReduceOptions none = o;
-    none.filter = KindFilter{KindSet{}, false}; // the carrier only: nothing removed
-    ir = reduce_input(std::move(input), none, nullptr, &warnings);
-    std::map<std::pair<NodeId, NodeId>, std::uint32_t> index; // input indices -> edge of ir.graph
-    for (std::uint32_t i = 0; i < ir.graph.edges.size(); ++i) {
-      const Edge& e = ir.graph.edges[i];
-      index[{ir.graph.nodes[e.src].input_index, ir.graph.nodes[e.dst].input_index}] = i;
-    }
-    for (const RemovedEdge& x : removed) {
-      const std::uint32_t i = index.at({x.src, x.dst});
-      const Edge& e = ir.graph.edges[i];
-      ir.reduction.removed.push_back({e.src, e.dst, e.kinds, e.flags, x.demoted_to_retain, i});
-    }
-    std::sort(ir.reduction.removed.begin(), ir.reduction.removed.end(),
-              [](const RemovedEdge& x, const RemovedEdge& y) { return x.edge < y.edge; });
-  } else if (oracle) {
-    // The oracle works from the input as read (its own program order,
-    // merging and reduction); make_program_order is not involved.
-    ir.graph = oracle_graph(input, warnings);
-    auto t0 = std::chrono::steady_clock::now();
-    ir.reduction = reference::reduce(input, o, &s);
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    reduced = reference::apply(input, ir.reduction);
+    if (o.cycles != CycleMode::Condense) reduced = reference::apply(input, ir.reduction);
   } else {
     auto t0 = std::chrono::steady_clock::now();
     ir = reduce_input(std::move(input), o, &s, &warnings);
@@ -367,29 +273,27 @@ int reduce_file(const ReduceArgs& a, const ReduceOptions& o, const std::string& 
 }
 
 struct ConvertArgs {
-  InputOptions in;
+  InputFile in;
   std::string out = "-";
-  std::string to = "dot";
-  BatchArgs batch; ///< FILE... (in.file is the one being read), --out-dir, --files-from, --json.
+  std::string to; ///< --to: dot, json or edges ("" = json with --json, else dot).
+  BatchArgs batch; ///< FILE... (in.file is unused: each input is passed in), --out-dir, --files-from, --json.
 };
 
-/// One input through `convert`: \p file read in a.in.format, written as
-/// a.to to \p output (atomic). Warnings are printed on stderr, or appended to
-/// \p collect (batch mode, which also frees the graph). Returns the exit
-/// code. \throws InputError on bad input.
-int convert_file(const ConvertArgs& a, const std::string& file, const std::string& output,
+/// One input through `convert`: \p file read with a.in's options (--format,
+/// --cycles, --impl), written as \p to ("dot", "json", "edges") to \p output (atomic). Warnings are
+/// printed on stderr, or appended to \p collect (batch mode, which also frees
+/// the graph). Returns the exit code. \throws InputError on bad input.
+int convert_file(const ConvertArgs& a, const std::string& to, const std::string& file, const std::string& output,
                  std::vector<std::string>* collect) {
   std::vector<std::string> warnings;
-  Graph g = load(InputOptions{file, a.in.format}, &warnings);
-  if (a.to == "edges" && !g.self_loops.empty()) { // an edge list carries no self-loops
-    warnings.clear();
-    warnings.push_back(fmt::format("{}: warning: {} self-loop(s) left out of the edge list", g.file, g.self_loops.size()));
-  }
+  Graph g = read_carrier(file, a.in, warnings);
+  if (to == "edges" && !g.self_loops.empty()) // an edge list carries no self-loops
+    warnings = {g.file + ": warning: " + std::to_string(g.self_loops.size()) + " self-loop(s) left out of the edge list"};
   if (collect) collect->insert(collect->end(), warnings.begin(), warnings.end());
   else print_warnings(warnings);
   formats::AtomicOutput out(output);
-  if (a.to == "dot") formats::write_dot(g, out);
-  else if (a.to == "json") out.write(formats::write_json_summary(g));
+  if (to == "dot") formats::write_dot(g, out);
+  else if (to == "json") out.write(formats::write_json_summary(g));
   else out.write(formats::write_edge_list(g));
   out.commit();
   if (!collect) keep_until_exit(g);
@@ -404,35 +308,25 @@ void add_reduce_commands(CLI::App& app) {
   auto args = std::make_shared<ReduceArgs>();
   reduce_cmd->add_option("FILE", args->batch.files,
                          "Input graph (DOT, STG, WfCommons JSON, Pegasus DAX); several with --out-dir");
-  reduce_cmd->add_option("-o,--output", args->out, "Output file (written to a temporary, then renamed); - = stdout");
-  reduce_cmd->add_option("--format", args->in.format, "Input format")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
-  reduce_cmd->add_option("--impl", args->impl, "Implementation")->check(CLI::IsMember({"optimized", "reference"}));
-  reduce_cmd->add_option("--kinds", args->kinds,
-                         "Edges that may be removed: all, or a list of flow,anti,output,ordered "
-                         "(flow = applyReorderReduction; anti,output = applyAntiDependenceReduction)");
+  add_output_option(*reduce_cmd, args->out);
+  add_input_options(*reduce_cmd, args->in, kEveryInputOption);
   reduce_cmd->add_option("--mode", args->mode, "exact (two-pass) or shipped (the seed's one-pass loop)")
       ->check(CLI::IsMember({"exact", "shipped"}));
-  reduce_cmd->add_option("--cycles", args->cycles,
-                         "error (a cycle is bad input) or condense (reduce across strongly connected components)")
-      ->check(CLI::IsMember({"error", "condense"}));
   reduce_cmd->add_flag("--stats", args->stats,
                        "Print counts and times on stderr (time: model build + reduction; read; write)");
-  reduce_cmd->add_flag("--json", args->json,
-                       "Write a JSON summary instead of DOT: counts, and every removed edge with its witness");
+  add_json_flag(*reduce_cmd, args->json,
+                "Write a JSON summary instead of DOT: counts, and every removed edge with its witness");
   reduce_cmd->add_option("--to", args->to,
                          "Output: dot (the reduced graph, the default), json (as --json) or edges (the reduced "
                          "graph's edges, one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
   add_batch_options(*reduce_cmd, args->batch);
-  reduce_cmd->add_flag("-q,--quiet", args->quiet, "No progress bar (shown on a terminal for inputs over 10^6 edges)");
+  add_quiet_flag(*reduce_cmd);
   reduce_cmd->callback([args, reduce_cmd] {
-    ReduceOptions o;
-    o.filter = parse_filter(args->kinds);
+    ReduceOptions o = reduce_options(args->in);
     o.mode = args->mode == "shipped" ? ReductionMode::Shipped : ReductionMode::Exact;
-    if (args->impl == "reference" && o.mode == ReductionMode::Shipped)
+    if (args->in.impl == "reference" && o.mode == ReductionMode::Shipped)
       throw CLI::ValidationError("--mode", "the reference implements the exact mode only");
-    o.cycles = args->cycles == "condense" ? CycleMode::Condense : CycleMode::Error;
     const bool batch = batch_mode(args->batch);
     // In batch mode --json also makes the status lines JSON, so --to may
     // choose another output beside it.
@@ -451,8 +345,7 @@ void add_reduce_commands(CLI::App& app) {
       return;
     }
     const std::string& file = args->batch.files.front();
-    check_output_extension(args->out, to, input_format_name(file, args->in.format));
-    formats::check_output_path(args->out);
+    check_output(args->out, to, input_format_name(file, args->in.format));
     exit_code = reduce_file(*args, o, to, file, args->out, nullptr);
   });
 
@@ -460,61 +353,106 @@ void add_reduce_commands(CLI::App& app) {
   auto* convert = app.add_subcommand("convert", "Read any supported graph and write it as DOT, a JSON summary or an edge list");
   auto cargs = std::make_shared<ConvertArgs>();
   convert->add_option("FILE", cargs->batch.files, "Input graph; several with --out-dir");
-  convert->add_option("-o,--output", cargs->out, "Output file (atomic); - = stdout");
-  convert->add_option("--format", cargs->in.format, "Input format")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
+  add_output_option(*convert, cargs->out);
+  add_input_options(*convert, cargs->in, kFormat | kCycles | kImpl);
   convert->add_option("--to", cargs->to, "dot, json or edges (one 'src<TAB>dst' line per merged edge)")
       ->check(CLI::IsMember({"dot", "json", "edges"}));
   add_batch_options(*convert, cargs->batch);
-  convert->add_flag("--json", cargs->batch.json, "Batch mode: status lines as JSON objects, one per line");
+  add_json_flag(*convert, cargs->batch.json,
+                "Write the input's JSON summary (as --to json); in batch mode, status lines as JSON objects too");
+  add_quiet_flag(*convert);
   convert->callback([cargs, convert] {
-    if (batch_mode(cargs->batch)) {
+    const bool batch = batch_mode(cargs->batch);
+    // As reduce: --json is the JSON summary, and in batch mode also makes the
+    // status lines JSON, so --to may choose another output beside it.
+    if (cargs->batch.json && !cargs->to.empty() && cargs->to != "json" && !batch)
+      throw CLI::ValidationError("--to", "--json writes the JSON summary; it contradicts --to " + cargs->to);
+    const std::string to = !cargs->to.empty() ? cargs->to : cargs->batch.json ? "json" : "dot";
+    if (batch) {
       if (convert->count("-o") > 0) refuse_in_batch("-o");
-      exit_code = run_batch(cargs->batch, output_extension(cargs->to),
+      exit_code = run_batch(cargs->batch, output_extension(to),
                             [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
-                              return convert_file(*cargs, file, output, &w);
+                              return convert_file(*cargs, to, file, output, &w);
                             });
       return;
     }
-    if (cargs->batch.json)
-      throw CLI::ValidationError("--json", "makes batch mode's status lines JSON; give --out-dir, or --to json for a JSON summary");
     const std::string& file = cargs->batch.files.front();
-    check_output_extension(cargs->out, cargs->to, input_format_name(file, cargs->in.format));
-    formats::check_output_path(cargs->out);
-    exit_code = convert_file(*cargs, file, cargs->out, nullptr);
+    check_output(cargs->out, to, input_format_name(file, cargs->in.format));
+    exit_code = convert_file(*cargs, to, file, cargs->out, nullptr);
   });
 
   // ---- explain
   auto* explain = app.add_subcommand("explain", "Print the other path that makes the edge SRC -> DST redundant");
   struct ExplainArgs {
-    InputOptions in;
+    InputFile in;
     std::string src, dst;
+    bool json = false;
   };
   auto eargs = std::make_shared<ExplainArgs>();
   explain->add_option("FILE", eargs->in.file, "Input graph")->required();
   explain->add_option("SRC", eargs->src, "Source node name")->required();
   explain->add_option("DST", eargs->dst, "Destination node name")->required();
-  explain->add_option("--format", eargs->in.format, "Input format")
-      ->check(CLI::IsMember({"auto", "dot", "stg", "wfjson", "dax"}));
-  explain->footer("Exit: 0 the edge is redundant (witness printed), 1 the edge is needed, 2 bad input or no such edge.");
+  add_input_options(*explain, eargs->in, kEveryInputOption);
+  add_json_flag(*explain, eargs->json,
+                "Print the answer as JSON: src, dst, redundant, why (when kept) and the witness's hops");
+  add_quiet_flag(*explain);
+  explain->footer("Exit: 0 the edge is redundant (witness printed), 1 reduce keeps it (needed, outside --kinds, or\n"
+                  "inside a cycle under --cycles condense), 2 bad input or no such edge.");
   explain->callback([eargs] {
-    Graph g = load(eargs->in);
+    // The answer is reduce's (same --kinds and --cycles): the edge is
+    // redundant iff the reduction removes it, and the witness is made of
+    // edges it keeps.
+    const ReduceOptions o = reduce_options(eargs->in);
+    std::vector<std::string> warnings;
+    const formats::Format format = formats::parse_format(eargs->in.format);
+    InputGraph input;
+    InputReduction ir = eargs->in.impl == "reference"
+                            ? oracle_reduce_input(input = formats::reference::read_graph(eargs->in.file, format), o,
+                                                  nullptr, warnings)
+                            : reduce_input(formats::read_graph(eargs->in.file, format), o, nullptr, &warnings);
+    print_warnings(warnings);
+    const Graph& g = ir.graph;
     NodeId s = node_named(g, eargs->src), d = node_named(g, eargs->dst);
-    bool exists = false;
-    for (const Edge& e : g.edges) exists |= (e.src == s && e.dst == d);
-    if (!exists) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
-    // Prefer a path the reduction keeps, so the witness reads next to the
-    // reduced output; find_kept_witness() is empty iff needed.
-    auto w = find_kept_witness(g, s, d);
-    if (!w) {
-      fmt::print("{} -> {} is needed: no other path implies it\n", eargs->src, eargs->dst);
-      exit_code = kExitFindings;
+    const Edge* edge = nullptr;
+    for (const Edge& e : g.edges)
+      if (e.src == s && e.dst == d) edge = &e;
+    if (!edge) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
+    const bool removed = std::any_of(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+                                     [&](const RemovedEdge& x) { return x.src == s && x.dst == d; });
+    std::optional<Witness> w;
+    if (removed) {
+      PathFinder kept(g, ir.reduction);
+      w = kept.witness(s, d);
+      if (!w) w = kept.find(s, d, Relation::IssuedBefore, true); // condensed components: issue order
+    }
+    std::string why;
+    if (!removed)
+      why = !is_wait(*edge)                   ? "it carries no WAIT (it orders nothing and is never removed)"
+            : !o.filter.admits(*edge)         ? "--kinds " + eargs->in.kinds + " does not admit it"
+            : ir.component[s] == ir.component[d] ? "it lies inside a cycle (kept by --cycles condense)"
+                                              : "no other path implies it";
+    exit_code = removed ? kExitOk : kExitFindings;
+    if (eargs->json) {
+      nlohmann::ordered_json j;
+      j["src"] = eargs->src;
+      j["dst"] = eargs->dst;
+      j["redundant"] = removed;
+      if (!removed) j["why"] = why;
+      j["witness"] = nlohmann::ordered_json::array();
+      if (w)
+        for (const Hop& h : w->hops)
+          j["witness"].push_back({{"from", g.nodes[h.from].name}, {"to", g.nodes[h.to].name}, {"hop", hop_text(h.kind)}});
+      fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
       return;
     }
-    fmt::print("{} -> {} is redundant; witness ({} hops):\n", eargs->src, eargs->dst, w->hops.size());
-    for (const Hop& h : w->hops)
-      fmt::print("  {} -> {}  [{}]\n", g.nodes[h.from].name, g.nodes[h.to].name, hop_text(h.kind));
-    exit_code = kExitOk;
+    if (!removed) {
+      fmt::print("{} -> {} is {}: {}\n", eargs->src, eargs->dst, why == "no other path implies it" ? "needed" : "kept", why);
+      return;
+    }
+    fmt::print("{} -> {} is redundant; witness ({} hops):\n", eargs->src, eargs->dst, w ? w->hops.size() : 0);
+    if (w)
+      for (const Hop& h : w->hops)
+        fmt::print("  {} -> {}  [{}]\n", g.nodes[h.from].name, g.nodes[h.to].name, hop_text(h.kind));
   });
 }
 

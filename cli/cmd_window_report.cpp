@@ -27,6 +27,7 @@
 
 #include "batch.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/formats/deps_json.hpp"
 #include "depreduce/formats/formats.hpp"
@@ -306,8 +307,9 @@ void add_window_report_command(CLI::App& app) {
       ->check(CLI::IsMember({"global", "same-ring"}))
       ->capture_default_str();
   cmd->add_option("--plot", ro->plot, "Write the distance CDF as SVG to this file");
-  cmd->add_flag("--json", ro->batch.json, "Print the report as JSON");
+  add_json_flag(*cmd, ro->batch.json, "Print the report as JSON; in batch mode, status lines as JSON objects too");
   add_batch_options(*cmd, ro->batch);
+  add_quiet_flag(*cmd);
   cmd->add_option("--slots-per-ring", ro->slots_per_ring,
                   "deps.json of tensormap_and_ringbuffer: task slots per ring (slot = local id % this, any count)")
       ->check(CLI::Range(1u, 1u << 24))

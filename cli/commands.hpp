@@ -55,7 +55,7 @@ void keep_until_exit(T& value) {
 std::string one_line(std::string_view text);
 
 /// Prints each of \p warnings on stderr as `depreduce: <warning>`, one line
-/// each (one_line()).
+/// each (one_line()); nothing under `-q` (cli::quiet, options.hpp).
 void print_warnings(const std::vector<std::string>& warnings);
 
 /// The merged graph the oracle builds from \p input by itself: its own

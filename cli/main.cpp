@@ -14,6 +14,7 @@
 
 #include "allocator.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 #include "depreduce/error.hpp"
 #include "depreduce/formats/formats.hpp"
 
@@ -49,6 +50,7 @@ std::string one_line(std::string_view text) {
 }
 
 void print_warnings(const std::vector<std::string>& warnings) {
+  if (quiet) return;
   for (const std::string& w : warnings) fmt::print(stderr, "depreduce: {}\n", one_line(w));
 }
 } // namespace depreduce::cli
@@ -91,6 +93,7 @@ int main(int argc, char** argv) {
   add_verify_command(app);
   add_expand_command(app);
   add_equiv_command(app);
+  refuse_repeated_options(app);
   // A mistyped sub-command would otherwise read as "a sub-command is required".
   if (argc > 1 && argv[1][0] != '-') {
     std::string names;

@@ -139,3 +139,27 @@ TEST_F(Batch, UsageErrorsWriteNothing) {
 }
 
 } // namespace
+
+// -q: no warning and no ok line, only the failed input's error line; the
+// outputs are those of a run without -q.
+TEST_F(Batch, QuietLeavesOnlyTheErrorLines) {
+  CliRun r = run("reduce -q " + a_ + " " + bad_ + " " + c_ + " --out-dir " + out_, path("err"));
+  EXPECT_EQ(r.code, 2) << r.err;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_EQ(lines[0].rfind("depreduce: error: " + bad_ + ":3: ", 0), 0u) << lines[0];
+  EXPECT_EQ(listing(), (std::set<std::string>{"a.dot", "c.dot"}));
+  EXPECT_EQ(slurp(out_ + "/c.dot"), single("reduce", c_));
+}
+
+// convert --json is the input's JSON summary (as --to json), in a single run
+// and in batch mode, where the status lines are JSON too.
+TEST_F(Batch, ConvertJsonIsTheSummaryAsToJson) {
+  EXPECT_EQ(single("convert", a_, "--json"), single("convert", a_, "--to json"));
+  CliRun r = run("convert --json " + a_ + " " + c_ + " --out-dir " + out_, path("err"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(listing(), (std::set<std::string>{"a.json", "c.json"}));
+  EXPECT_EQ(slurp(out_ + "/a.json"), single("convert", a_, "--to json"));
+  for (const std::string& line : lines_of(r.err)) EXPECT_EQ(nlohmann::json::parse(line)["status"], "ok") << line;
+  EXPECT_EQ(run("convert --json --to dot " + a_, path("err2")).code, 64); // a contradiction in a single run
+}
