@@ -29,16 +29,6 @@ const char* relation_text(Relation r) {
   return r == Relation::CompletedBefore ? "completed-before" : "issued-before";
 }
 
-const char* hop_text(HopKind k) {
-  switch (k) {
-  case HopKind::ExplicitCompletion: return "edge, completed-before";
-  case HopKind::ExplicitIssue: return "ordered edge, issued-before";
-  case HopKind::EngineIssue: return "engine order, issued-before";
-  case HopKind::EngineCompletion: return "engine order, completed-before";
-  }
-  return "?";
-}
-
 } // namespace
 
 void add_equiv_command(CLI::App& app) {

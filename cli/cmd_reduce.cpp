@@ -100,16 +100,6 @@ NodeId node_named(const Graph& g, const std::string& name) {
   throw InputError(g.file, 0, "no node named '" + name + "'");
 }
 
-std::string hop_text(HopKind k) {
-  switch (k) {
-  case HopKind::ExplicitCompletion: return "edge, completed-before";
-  case HopKind::ExplicitIssue: return "ordered edge, issued-before";
-  case HopKind::EngineIssue: return "engine order, issued-before";
-  case HopKind::EngineCompletion: return "engine order, completed-before";
-  }
-  return "?";
-}
-
 std::string json_string(const std::string& text) {
   // Names may hold any bytes; never throw on invalid UTF-8.
   return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -245,4 +245,14 @@ InputGraph condensation(const InputGraph& input, const Graph& carrier, const std
   return c;
 }
 
+const char* hop_text(HopKind k) {
+  switch (k) {
+  case HopKind::ExplicitCompletion: return "edge, completed-before";
+  case HopKind::ExplicitIssue: return "ordered edge, issued-before";
+  case HopKind::EngineIssue: return "engine order, issued-before";
+  case HopKind::EngineCompletion: return "engine order, completed-before";
+  }
+  return "?";
+}
+
 } // namespace depreduce::cli

@@ -18,6 +18,7 @@
 
 #include "depreduce/condense.hpp"
 #include "depreduce/graph.hpp"
+#include "depreduce/paths.hpp"
 #include "depreduce/transitive_reduction.hpp"
 
 namespace depreduce::cli {
@@ -135,6 +136,10 @@ InputReduction oracle_reduce_input(InputGraph& input, const ReduceOptions& optio
 /// async window are left out. Acyclic: make_program_order() keeps its order,
 /// and equivalent() takes the result. Cost: O(n log n + m).
 InputGraph condensation(const InputGraph& input, const Graph& carrier, const std::vector<std::uint32_t>& component);
+
+/// How a witness hop orders its two nodes, as `explain` and `equiv` print
+/// it ("edge, completed-before", "engine order, issued-before", ...).
+const char* hop_text(HopKind k);
 
 } // namespace depreduce::cli
 

@@ -182,7 +182,7 @@ void add_lane_obligations() {
 
 const bool r5 = [] {
   add_lane_obligations<8>(); // the default DEPREDUCE_LANE_WORDS
-  add_lane_obligations<1>(); // ci/narrow-lanes
+  add_lane_obligations<1>(); // ci/sanitize (-DDEPREDUCE_LANE_WORDS=1)
   using M = detail::LaneMutation;
   add_obligation({"5a'", "teeth: dense union drops a window word, 512-bit window", true,
                   [](explorer& ex) { merge_forms<8, M::DropWindowWord>(ex, false, false); }});

@@ -495,7 +495,7 @@ TEST(ReduceOptimized, LanesStayDenseWhenAPredecessorIsASource) {
   // closure; a source's closure is empty (prefix 0), so a predecessor id
   // beyond 512 made the lane sparse, and every closure built from it. On
   // this DAG (a few sources past node 512) every lane can stay dense.
-  // (ci/narrow-lanes builds with a 64-bit window, where sparse lanes are the point.)
+  // (ci/sanitize builds with a 64-bit window, where sparse lanes are the point.)
 #ifndef DEPREDUCE_LANE_WORDS
   constexpr bool kDefaultWindow = true;
 #else

@@ -346,7 +346,7 @@ inline constexpr bool kCandidateWordLayout = std::endian::native == std::endian:
 /// Parking (window_reducer): a slot not republished for this many submits
 /// (64-bit sequences), or never published, gets a check word at distance
 /// 2 * kParkDistance. Tests build with a small value
-/// (-DDEPREDUCE_WINDOW_PARK_LOG2=9, ci/narrow-lanes) so that streams park all the time.
+/// (-DDEPREDUCE_WINDOW_PARK_LOG2=9, ci/sanitize) so that streams park all the time.
 #ifndef DEPREDUCE_WINDOW_PARK_LOG2
 #define DEPREDUCE_WINDOW_PARK_LOG2 30
 #endif
