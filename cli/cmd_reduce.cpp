@@ -278,7 +278,7 @@ std::string output_extension(const std::string& to) {
 /// (batch mode, which also shows no progress bar and frees the graphs).
 /// Returns the exit code. \throws InputError on bad input.
 int reduce_file(const ReduceArgs& a, const ReduceOptions& o, const std::string& to, const std::string& file,
-                const std::string& output, std::vector<std::string>* collect) {
+                const formats::OutputPath& output, std::vector<std::string>* collect) {
   const formats::Format format = formats::parse_format(a.in.format);
   const bool oracle = a.impl == "reference";
   const bool quiet = a.quiet || collect != nullptr;
@@ -377,7 +377,7 @@ struct ConvertArgs {
 /// a.to to \p output (atomic). Warnings are printed on stderr, or appended to
 /// \p collect (batch mode, which also frees the graph). Returns the exit
 /// code. \throws InputError on bad input.
-int convert_file(const ConvertArgs& a, const std::string& file, const std::string& output,
+int convert_file(const ConvertArgs& a, const std::string& file, const formats::OutputPath& output,
                  std::vector<std::string>* collect) {
   std::vector<std::string> warnings;
   Graph g = load(InputOptions{file, a.in.format}, &warnings);
@@ -445,7 +445,7 @@ void add_reduce_commands(CLI::App& app) {
       BatchArgs batch_args = args->batch;
       batch_args.json = args->json;
       exit_code = run_batch(batch_args, output_extension(to),
-                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                            [&](const std::string& file, const formats::OutputPath& output, std::vector<std::string>& w) {
                               return reduce_file(*args, o, to, file, output, &w);
                             });
       return;
@@ -471,7 +471,7 @@ void add_reduce_commands(CLI::App& app) {
     if (batch_mode(cargs->batch)) {
       if (convert->count("-o") > 0) refuse_in_batch("-o");
       exit_code = run_batch(cargs->batch, output_extension(cargs->to),
-                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                            [&](const std::string& file, const formats::OutputPath& output, std::vector<std::string>& w) {
                               return convert_file(*cargs, file, output, &w);
                             });
       return;
