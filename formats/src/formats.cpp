@@ -374,7 +374,9 @@ bool OutputFolder::listed(const std::string& name) const {
 }
 
 std::string OutputFolder::path_of(const std::string& name) const {
-  return (fs::path(path_) / name).string();
+  // fs::path(path_) / name for a relative name, without parsing the path.
+  if (path_.empty()) return name;
+  return path_.back() == '/' ? path_ + name : path_ + '/' + name;
 }
 
 void AtomicOutput::create_temporary(const std::string& dir, const std::string& leaf_name, int pid) {
