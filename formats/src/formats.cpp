@@ -49,7 +49,13 @@ Format sniff(std::string_view text) {
 }
 
 Format from_extension(const std::string& path) {
-  std::string ext = detail::lower(std::filesystem::path(path).extension().string());
+  // std::filesystem::path(path).extension(), without building the path (a
+  // batch resolves every input's): the file name's last '.' and what
+  // follows, unless the name starts with its only '.' (".dot") or is "..".
+  const std::string_view leaf = std::string_view(path).substr(path.rfind('/') + 1);
+  const std::size_t dot = leaf.rfind('.');
+  const std::string ext =
+      dot == std::string_view::npos || dot == 0 || leaf == ".." ? std::string() : detail::lower(leaf.substr(dot));
   if (ext == ".dot" || ext == ".gv") return Format::Dot;
   if (ext == ".stg") return Format::Stg;
   if (ext == ".json") return Format::WfJson;
