@@ -939,6 +939,23 @@ TEST(Files, AtomicWriteReadAndAutoDetect) {
   fs::remove_all(dir);
 }
 
+TEST(Files, FormatFromTheExtensionIgnoresCaseAndDotfiles) {
+  // The extension decides before the content: DOT text in `x.STG` is read
+  // as STG (and fails); `.stg` is a name without an extension (as for
+  // std::filesystem), so its DOT text is sniffed and read as DOT.
+  const fs::path dir = fs::temp_directory_path() / ("formats_test_ext_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string dot = "digraph { a -> b }\n";
+  formats::write_file_atomically((dir / "x.STG").string(), dot);
+  formats::write_file_atomically((dir / ".stg").string(), dot);
+  formats::write_file_atomically((dir / "y.Gv").string(), dot);
+  expect_error([&] { formats::read_graph((dir / "x.STG").string()); });
+  EXPECT_EQ(formats::read_graph((dir / ".stg").string()).edges.size(), 1u);
+  EXPECT_EQ(formats::read_graph((dir / "y.Gv").string()).edges.size(), 1u);
+  fs::remove_all(dir);
+}
+
 namespace {
 /// How many `.<name>.tmp.<pid>.<n>` files \p dir holds.
 std::size_t temporaries_in(const fs::path& dir) {
