@@ -7,7 +7,6 @@
 #include <exception>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -84,33 +83,35 @@ int run_batch(const BatchArgs& args, const std::string& extension, const PerFile
   const std::vector<std::string> inputs = inputs_of(args);
   if (inputs.empty()) throw CLI::ValidationError("FILE", "no input file given (FILE... or --files-from LIST)");
   // Every output name is decided, and checked, before any input is read.
-  std::vector<std::string> outputs;
-  outputs.reserve(inputs.size());
+  std::vector<std::string> names;
+  names.reserve(inputs.size());
   std::map<std::string, std::size_t> by_name; // output file name -> first input that takes it
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string& in = inputs[i];
     if (in == "-")
       throw CLI::ValidationError("FILE", "- (standard input) cannot be one input of a batch; give a path");
-    const std::string name = fs::path(in).stem().string() + extension;
+    std::string name = fs::path(in).stem().string() + extension;
     const auto [at, fresh] = by_name.emplace(name, i);
     if (!fresh)
       throw CLI::ValidationError("--out-dir", "'" + inputs[at->second] + "' and '" + in + "' would both write '" +
                                                   (fs::path(args.out_dir) / name).string() +
                                                   "'; rename one or run them in separate batches");
-    outputs.push_back((fs::path(args.out_dir) / name).string());
+    names.push_back(std::move(name));
   }
   std::error_code ec;
   fs::create_directories(args.out_dir, ec);
   if (!fs::is_directory(args.out_dir))
     throw InputError(args.out_dir, 0, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
-  // An output name not in DIR yet is no input: one listing of DIR, not a
-  // stat call per input, finds the names to compare.
-  std::set<std::string> present;
-  for (fs::directory_iterator it(args.out_dir, ec), end; !ec && it != end; it.increment(ec))
-    present.insert(it->path().filename().string());
+  // DIR opened and listed once: every output is created and renamed relative
+  // to it, and a name its listing does not hold needs no stat call (neither
+  // here, for the check that no output is an input, nor when it is written).
+  const formats::OutputFolder folder(args.out_dir);
+  std::vector<formats::OutputPath> outputs;
+  outputs.reserve(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
+    outputs.emplace_back(folder, std::move(names[i]));
     std::error_code same_error;
-    if (present.count(fs::path(outputs[i]).filename().string()) > 0 && fs::equivalent(inputs[i], outputs[i], same_error))
+    if (folder.listed(outputs[i].name) && fs::equivalent(inputs[i], outputs[i].path, same_error))
       throw CLI::ValidationError("--out-dir", "the output of '" + inputs[i] + "' would overwrite it; choose another DIR");
   }
 
@@ -129,16 +130,16 @@ int run_batch(const BatchArgs& args, const std::string& extension, const PerFile
     }
     if (!error.empty()) {
       failed = true;
-      ::unlink(outputs[i].c_str()); // an earlier run's output must not pass for this one's
+      ::unlink(outputs[i].path.c_str()); // an earlier run's output must not pass for this one's
     }
     if (args.json) {
       fmt::print(stderr, "{}\n",
-                 json_line(inputs[i], error.empty() ? &outputs[i] : nullptr, error.empty() ? nullptr : &error,
+                 json_line(inputs[i], error.empty() ? &outputs[i].path : nullptr, error.empty() ? nullptr : &error,
                            warnings));
     } else {
       print_warnings(warnings);
       if (error.empty()) {
-        if (!quiet) fmt::print(stderr, "depreduce: ok: {} -> {}\n", one_line(inputs[i]), one_line(outputs[i]));
+        if (!quiet) fmt::print(stderr, "depreduce: ok: {} -> {}\n", one_line(inputs[i]), one_line(outputs[i].path));
       }
       else fmt::print(stderr, "depreduce: error: {}\n", one_line(error));
     }

@@ -22,6 +22,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "depreduce/formats/formats.hpp"
+
 namespace depreduce::cli {
 
 /// What a batch-capable command parses besides its own options.
@@ -45,19 +47,21 @@ bool batch_mode(const BatchArgs& args);
 /// cannot go with --out-dir. Call for each such option given in batch mode.
 [[noreturn]] void refuse_in_batch(const std::string& option);
 
-/// One input's work: read \p input, write the result to \p output (through
-/// formats::AtomicOutput or write_file_atomically, so a failure leaves
-/// nothing), append the input's warnings to \p warnings. Returns the exit
+/// One input's work: read \p input, write the result to \p output (a name
+/// in the batch's formats::OutputFolder; through formats::AtomicOutput or
+/// write_file_atomically, so a failure leaves nothing), append the input's
+/// warnings to \p warnings. Returns the exit
 /// code the input alone would have (0, or 1 for findings). Throws on bad
 /// input (InputError) as the single-file command does.
-using PerFile = std::function<int(const std::string& input, const std::string& output,
+using PerFile = std::function<int(const std::string& input, const formats::OutputPath& output,
                                   std::vector<std::string>& warnings)>;
 
 /// Batch mode: the inputs are args.files then the lines of args.files_from
 /// (empty lines skipped). Checks before any input is read, as usage errors
 /// (CLI::ValidationError): no input, "-" as an input, two inputs with the
 /// same output name (DIR/<stem><extension>), an output name that is one of
-/// the inputs. Creates DIR if missing. Then runs \p body on each input in
+/// the inputs. Creates DIR if missing and opens it once (formats::OutputFolder:
+/// its one listing answers which outputs are new). Then runs \p body on each input in
 /// order and prints its status line on stderr, as it completes:
 ///   `depreduce: ok: INPUT -> OUTPUT` or `depreduce: error: FILE:LINE: problem`
 /// (each after the input's warnings, `depreduce: <warning>`), or with

@@ -199,7 +199,7 @@ std::string output_extension(const std::string& to) {
 /// \p collect (batch mode, which also shows no progress bar and frees the
 /// graphs). Returns the exit code. \throws InputError on bad input.
 int reduce_file(const ReduceArgs& a, const ReduceOptions& o, const std::string& to, const std::string& file,
-                const std::string& output, std::vector<std::string>* collect) {
+                const formats::OutputPath& output, std::vector<std::string>* collect) {
   const formats::Format format = formats::parse_format(a.in.format);
   const bool oracle = a.in.impl == "reference";
   const bool no_bar = quiet || collect != nullptr;
@@ -270,10 +270,11 @@ struct ConvertArgs {
 };
 
 /// One input through `convert`: \p file read with a.in's options (--format,
-/// --cycles, --impl), written as \p to ("dot", "json", "edges") to \p output (atomic). Warnings are
-/// printed on stderr, or appended to \p collect (batch mode, which also frees
-/// the graph). Returns the exit code. \throws InputError on bad input.
-int convert_file(const ConvertArgs& a, const std::string& to, const std::string& file, const std::string& output,
+/// --cycles, --impl), written as \p to ("dot", "json", "edges") to \p output
+/// (atomic). Warnings are printed on stderr, or appended to \p collect (batch
+/// mode, which also frees the graph). Returns the exit code. \throws
+/// InputError on bad input.
+int convert_file(const ConvertArgs& a, const std::string& to, const std::string& file, const formats::OutputPath& output,
                  std::vector<std::string>* collect) {
   std::vector<std::string> warnings;
   Graph g = read_carrier(file, a.in, warnings);
@@ -329,7 +330,7 @@ void add_reduce_commands(CLI::App& app) {
       BatchArgs batch_args = args->batch;
       batch_args.json = args->json;
       exit_code = run_batch(batch_args, output_extension(to),
-                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                            [&](const std::string& file, const formats::OutputPath& output, std::vector<std::string>& w) {
                               return reduce_file(*args, o, to, file, output, &w);
                             });
       return;
@@ -361,7 +362,7 @@ void add_reduce_commands(CLI::App& app) {
     if (batch) {
       if (convert->count("-o") > 0) refuse_in_batch("-o");
       exit_code = run_batch(cargs->batch, output_extension(to),
-                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                            [&](const std::string& file, const formats::OutputPath& output, std::vector<std::string>& w) {
                               return convert_file(*cargs, to, file, output, &w);
                             });
       return;

@@ -168,7 +168,7 @@ void check_reduced_path(const std::string& path) {
 /// written to \p output (atomic). The capture's warnings are printed on
 /// stderr, or appended to \p collect (batch mode). Returns the exit code
 /// (1 if an internal check failed). \throws InputError on bad input.
-int report_file(const ReportOptions& ro, const std::string& file, const std::string& output,
+int report_file(const ReportOptions& ro, const std::string& file, const formats::OutputPath& output,
                 std::vector<std::string>* collect) {
   const std::vector<unsigned> bls = parse_bls(ro.bls);
   // The SVG is written after the replay, which may take seconds: refuse a
@@ -285,7 +285,7 @@ int report_file(const ReportOptions& ro, const std::string& file, const std::str
         fmt::print(stderr, "depreduce: internal check failed at BL={}: {} false removal(s), {} unexplained miss(es)\n", r.bl,
                    r.false_removals, r.unexplained);
   }
-  if (output.empty()) fmt::print("{}", text);
+  if (output.path.empty()) fmt::print("{}", text);
   else formats::write_file_atomically(output, text);
   for (const BlReport& r : reports)
     if (r.false_removals != 0 || r.unexplained != 0) return kExitFindings;
@@ -340,7 +340,7 @@ void add_window_report_command(CLI::App& app) {
       if (!ro->plot.empty()) refuse_in_batch("--plot");
       if (!ro->write_reduced.empty()) refuse_in_batch("--write-reduced");
       exit_code = run_batch(ro->batch, ro->batch.json ? ".json" : ".txt",
-                            [&](const std::string& file, const std::string& output, std::vector<std::string>& w) {
+                            [&](const std::string& file, const formats::OutputPath& output, std::vector<std::string>& w) {
                               return report_file(*ro, file, output, &w);
                             });
       return;

@@ -1,4 +1,5 @@
 //===- cli/main.cpp - depreduce command-line entry point ---------------===//
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -36,6 +37,12 @@ bool bury(void* p) noexcept {
 }
 
 std::string one_line(std::string_view text) {
+  // The common case, nothing to escape: one copy.
+  if (std::none_of(text.begin(), text.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b < 0x20 || b == 0x7f;
+      }))
+    return std::string(text);
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {

@@ -119,6 +119,21 @@ TEST_F(Batch, WindowReportWritesEachReport) {
   for (const std::string& line : lines_of(r.err)) EXPECT_TRUE(nlohmann::json::accept(line)) << line;
 }
 
+TEST_F(Batch, StatusLinesEscapeControlCharacters) {
+  // A name with a newline, one with a tab: each status line stays on one
+  // line (\n, \t); a plain name is printed as it is.
+  const std::string nl = write("n\nl.dot", "digraph n { x -> y; }\n");
+  const std::string tab = write("t\tb.dot", "digraph t { x -> y; }\n");
+  CliRun r = run("reduce '" + nl + "' '" + tab + "' " + a_ + " --out-dir " + out_, path("err"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(listing(), (std::set<std::string>{"n\nl.dot", "t\tb.dot", "a.dot"}));
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 3u) << r.err;
+  EXPECT_EQ(lines[0], "depreduce: ok: " + path("n\\nl.dot") + " -> " + out_ + "/n\\nl.dot");
+  EXPECT_EQ(lines[1], "depreduce: ok: " + path("t\\tb.dot") + " -> " + out_ + "/t\\tb.dot");
+  EXPECT_EQ(lines[2], "depreduce: ok: " + a_ + " -> " + out_ + "/a.dot");
+}
+
 TEST_F(Batch, UsageErrorsWriteNothing) {
   // Several inputs need --out-dir.
   EXPECT_EQ(run("reduce " + a_ + " " + c_).code, 64);

@@ -939,6 +939,23 @@ TEST(Files, AtomicWriteReadAndAutoDetect) {
   fs::remove_all(dir);
 }
 
+TEST(Files, FormatFromTheExtensionIgnoresCaseAndDotfiles) {
+  // The extension decides before the content: DOT text in `x.STG` is read
+  // as STG (and fails); `.stg` is a name without an extension (as for
+  // std::filesystem), so its DOT text is sniffed and read as DOT.
+  const fs::path dir = fs::temp_directory_path() / ("formats_test_ext_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string dot = "digraph { a -> b }\n";
+  formats::write_file_atomically((dir / "x.STG").string(), dot);
+  formats::write_file_atomically((dir / ".stg").string(), dot);
+  formats::write_file_atomically((dir / "y.Gv").string(), dot);
+  expect_error([&] { formats::read_graph((dir / "x.STG").string()); });
+  EXPECT_EQ(formats::read_graph((dir / ".stg").string()).edges.size(), 1u);
+  EXPECT_EQ(formats::read_graph((dir / "y.Gv").string()).edges.size(), 1u);
+  fs::remove_all(dir);
+}
+
 namespace {
 /// How many `.<name>.tmp.<pid>.<n>` files \p dir holds.
 std::size_t temporaries_in(const fs::path& dir) {
@@ -971,6 +988,53 @@ TEST(Files, RemoveTemporaryOutputsLeavesNoTemporaryAndNoOutput) {
   formats::remove_temporary_outputs(); // nothing registered: nothing happens
   EXPECT_EQ(formats::read_file(kept.string()), "new 39\n");
   EXPECT_EQ(temporaries(), 0u);
+  fs::remove_all(dir);
+}
+
+TEST(Files, OutputFolderWritesNewNamesAndChecksListedOnes) {
+  // Batch mode's outputs: a name new in the folder is written relative to
+  // the folder's descriptor; a name its listing holds is checked as any
+  // path is: a link is followed (the link stays, its target is replaced), a
+  // file keeps its permissions, a folder is refused; the handler's removal
+  // reaches the temporaries of both kinds.
+  const fs::path dir = fs::temp_directory_path() / ("formats_test_folder_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  formats::write_file_atomically((dir / "target.dot").string(), "old target\n");
+  fs::create_symlink("target.dot", dir / "link.dot");
+  formats::write_file_atomically((dir / "kept.dot").string(), "old\n");
+  fs::permissions(dir / "kept.dot", fs::perms::owner_read | fs::perms::owner_write);
+  const formats::OutputFolder folder(dir.string());
+  EXPECT_TRUE(folder.listed("link.dot"));
+  EXPECT_FALSE(folder.listed("new.dot"));
+  EXPECT_EQ(formats::OutputPath(folder, "new.dot").path, (dir / "new.dot").string());
+  EXPECT_EQ(formats::OutputPath(formats::OutputFolder(dir.string() + "/"), "new.dot").path, (dir / "new.dot").string());
+  formats::write_file_atomically(formats::OutputPath(folder, "new.dot"), "new\n");
+  formats::write_file_atomically(formats::OutputPath(folder, "link.dot"), "through the link\n");
+  formats::write_file_atomically(formats::OutputPath(folder, "kept.dot"), "replaced\n");
+  EXPECT_EQ(formats::read_file((dir / "new.dot").string()), "new\n");
+  EXPECT_TRUE(fs::is_symlink(dir / "link.dot"));
+  EXPECT_EQ(formats::read_file((dir / "target.dot").string()), "through the link\n");
+  EXPECT_EQ(formats::read_file((dir / "kept.dot").string()), "replaced\n");
+  EXPECT_EQ(fs::status(dir / "kept.dot").permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  expect_error([&] { formats::AtomicOutput out(formats::OutputPath(folder, "sub")); });
+  {
+    formats::AtomicOutput a(formats::OutputPath(folder, "fresh.dot"));
+    formats::AtomicOutput b(formats::OutputPath(folder, "kept.dot"));
+    a.write("partial");
+    EXPECT_EQ(temporaries_in(dir), 2u);
+    formats::remove_temporary_outputs();
+    EXPECT_EQ(temporaries_in(dir), 0u);
+  }
+  {
+    formats::AtomicOutput a(formats::OutputPath(folder, "dropped.dot"));
+    a.write("partial");
+  } // destroyed without commit
+  EXPECT_FALSE(fs::exists(dir / "fresh.dot"));
+  EXPECT_FALSE(fs::exists(dir / "dropped.dot"));
+  EXPECT_EQ(temporaries_in(dir), 0u);
+  EXPECT_EQ(formats::read_file((dir / "kept.dot").string()), "replaced\n");
+  expect_error([&] { formats::OutputFolder missing((dir / "missing").string()); });
   fs::remove_all(dir);
 }
 

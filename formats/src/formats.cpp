@@ -1,6 +1,7 @@
 //===- formats/src/formats.cpp - Format selection, files, byte ranges ----===//
 #include "depreduce/formats/formats.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -48,7 +49,13 @@ Format sniff(std::string_view text) {
 }
 
 Format from_extension(const std::string& path) {
-  std::string ext = detail::lower(std::filesystem::path(path).extension().string());
+  // std::filesystem::path(path).extension(), without building the path (a
+  // batch resolves every input's): the file name's last '.' and what
+  // follows, unless the name starts with its only '.' (".dot") or is "..".
+  const std::string_view leaf = std::string_view(path).substr(path.rfind('/') + 1);
+  const std::size_t dot = leaf.rfind('.');
+  const std::string ext =
+      dot == std::string_view::npos || dot == 0 || leaf == ".." ? std::string() : detail::lower(leaf.substr(dot));
   if (ext == ".dot" || ext == ".gv") return Format::Dot;
   if (ext == ".stg") return Format::Stg;
   if (ext == ".json") return Format::WfJson;
@@ -348,10 +355,79 @@ void AtomicOutput::unregister() noexcept {
   slot_ = -1;
 }
 
-AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+OutputFolder::OutputFolder(std::string path) : path_(std::move(path)) {
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw InputError(path_, 0, "cannot open the output folder: " + errno_text(errno));
+  pid_ = static_cast<int>(::getpid());
+  // The listing through a descriptor of its own (closedir closes it).
+  const int list_fd = ::openat(fd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* dir = list_fd >= 0 ? ::fdopendir(list_fd) : nullptr;
+  if (!dir) {
+    const int err = errno;
+    if (list_fd >= 0) ::close(list_fd);
+    ::close(fd_);
+    throw InputError(path_, 0, "cannot list the output folder: " + errno_text(err));
+  }
+  while (const dirent* e = ::readdir(dir)) names_.emplace_back(e->d_name);
+  ::closedir(dir);
+  std::sort(names_.begin(), names_.end());
+}
+
+OutputFolder::~OutputFolder() { ::close(fd_); }
+
+bool OutputFolder::listed(const std::string& name) const {
+  return std::binary_search(names_.begin(), names_.end(), name);
+}
+
+std::string OutputFolder::path_of(const std::string& name) const {
+  // fs::path(path_) / name for a relative name, without parsing the path.
+  if (path_.empty()) return name;
+  return path_.back() == '/' ? path_ + name : path_ + '/' + name;
+}
+
+void AtomicOutput::create_temporary(const std::string& dir, const std::string& leaf_name, int pid) {
+  static std::atomic<unsigned> counter{0};
+  const SignalsHeld held; // until the temporary is registered
+  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+    tmp_ = dir;
+    if (!tmp_.empty() && tmp_.back() != '/') tmp_ += '/';
+    tmp_leaf_ = dir_fd_ == AT_FDCWD ? 0 : tmp_.size();
+    tmp_ += '.';
+    tmp_ += leaf_name;
+    tmp_ += ".tmp.";
+    tmp_ += std::to_string(pid);
+    tmp_ += '.';
+    tmp_ += std::to_string(counter.fetch_add(1));
+    // 0666 & ~umask, like any new file; O_EXCL so we never clobber.
+    fd_ = ::openat(dir_fd_, tmp_.c_str() + tmp_leaf_, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0 && errno != EEXIST) throw InputError(path_, 0, "cannot create a temporary file: " + errno_text(errno));
+  }
+  if (fd_ < 0) throw InputError(path_, 0, "cannot create a temporary file: too many attempts");
+  if (detail::after_temporary_created) detail::after_temporary_created(tmp_.c_str());
+  for (int i = 0; i < kTemporarySlots && slot_ < 0; ++i) {
+    const char* none = nullptr;
+    if (g_temporaries[i].compare_exchange_strong(none, tmp_.c_str())) slot_ = i;
+  }
+  mode_ = Mode::Temporary;
+}
+
+AtomicOutput::AtomicOutput(const OutputPath& output) : path_(output.path), dir_fd_(AT_FDCWD) {
   if (path_.empty()) throw InputError("<output>", 0, "the output path is empty");
-  if (path_ == "-") {
+  if (path_ == "-" && !output.folder) {
     mode_ = Mode::Stdout;
+    return;
+  }
+  // A name new in a folder opened once: nothing to resolve, the folder is
+  // there (its descriptor holds it), and the temporary and the rename go
+  // relative to it. A name made of digits only is left to the checks below
+  // (a folder of descriptors, /dev/fd, has such names).
+  if (const OutputFolder* folder = output.folder;
+      folder && !output.name.empty() && output.name.find('/') == std::string::npos && output.name != "." &&
+      output.name != ".." && !folder->listed(output.name) &&
+      !std::all_of(output.name.begin(), output.name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    dir_fd_ = folder->fd_;
+    target_ = output.name;
+    create_temporary(folder->path_, output.name, folder->pid_);
     return;
   }
   const auto [target, existing, descriptor] = resolve_output(path_);
@@ -375,27 +451,10 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
     mode_ = Mode::Direct;
     return;
   }
-  const fs::path dir = target.parent_path();
-  static std::atomic<unsigned> counter{0};
-  const SignalsHeld held; // until the temporary is registered
-  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
-    std::string leaf = "." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                       std::to_string(counter.fetch_add(1));
-    tmp_ = (dir / leaf).string();
-    // 0666 & ~umask, like any new file; O_EXCL so we never clobber.
-    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd_ < 0 && errno != EEXIST) throw InputError(path_, 0, "cannot create a temporary file: " + errno_text(errno));
-  }
-  if (fd_ < 0) throw InputError(path_, 0, "cannot create a temporary file: too many attempts");
-  if (detail::after_temporary_created) detail::after_temporary_created(tmp_.c_str());
-  for (int i = 0; i < kTemporarySlots && slot_ < 0; ++i) {
-    const char* none = nullptr;
-    if (g_temporaries[i].compare_exchange_strong(none, tmp_.c_str())) slot_ = i;
-  }
+  create_temporary(target.parent_path().string(), target.filename().string(), static_cast<int>(::getpid()));
   // Replacing an existing file keeps its permissions.
   if (fs::is_regular_file(existing))
     (void)::fchmod(fd_, static_cast<mode_t>(existing.permissions() & fs::perms::mask));
-  mode_ = Mode::Temporary;
 }
 
 AtomicOutput::~AtomicOutput() {
@@ -405,7 +464,7 @@ AtomicOutput::~AtomicOutput() {
   }
   if (fd_ >= 0) ::close(fd_);
   // Removed, then unregistered: a signal in between unlinks a name that is gone.
-  if (mode_ == Mode::Temporary) ::unlink(tmp_.c_str());
+  if (mode_ == Mode::Temporary) ::unlinkat(dir_fd_, tmp_.c_str() + tmp_leaf_, 0);
   unregister();
 }
 
@@ -425,7 +484,7 @@ void AtomicOutput::fail(const std::string& problem) {
   if (mode_ != Mode::Stdout) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    if (mode_ == Mode::Temporary) ::unlink(tmp_.c_str());
+    if (mode_ == Mode::Temporary) ::unlinkat(dir_fd_, tmp_.c_str() + tmp_leaf_, 0);
     unregister(); // after the unlink, as in the destructor
   }
   mode_ = Mode::Done;
@@ -481,12 +540,13 @@ void AtomicOutput::commit() {
     fail("write error");
   }
   fd_ = -1;
-  if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("cannot rename the temporary file into place");
+  if (::renameat(dir_fd_, tmp_.c_str() + tmp_leaf_, dir_fd_, target_.c_str()) != 0)
+    fail("cannot rename the temporary file into place");
   unregister(); // after the rename: a signal in between unlinks a name that is gone
   mode_ = Mode::Done;
 }
 
-void write_file_atomically(const std::string& path, std::string_view content) {
+void write_file_atomically(const OutputPath& path, std::string_view content) {
   AtomicOutput out(path);
   out.write(content);
   out.commit();

@@ -135,7 +135,11 @@ private:
 /// slower).
 class SyncStateArena {
 public:
-  explicit SyncStateArena(std::size_t slots) : slots_(slots), words_((2 * slots + 63) / 64) {}
+  /// For a sweep of \p nodes nodes (it never holds more than nodes + 1
+  /// states at once): the first chunk is no larger, so a small graph does
+  /// not zero lanes it cannot use (a batch reduces hundreds of them).
+  SyncStateArena(std::size_t slots, std::size_t nodes)
+      : slots_(slots), words_((2 * slots + 63) / 64), first_chunk_(std::min<std::size_t>(16, nodes + 1)) {}
   ~SyncStateArena() {
     for (SyncState& s : states_) s.release_lanes();
   }
@@ -159,14 +163,14 @@ public:
 
 private:
   void grow() {
-    const std::size_t count = chunk_ == 0 ? 16 : 2 * chunk_;
+    const std::size_t count = chunk_ == 0 ? first_chunk_ : 2 * chunk_;
     lane_chunks_.push_back(std::make_unique<Lane[]>(count * 2 * slots_));
     used_chunks_.push_back(std::make_unique<std::uint64_t[]>(count * words_)); // zeroed
     next_lanes_ = lane_chunks_.back().get();
     next_used_ = used_chunks_.back().get();
     chunk_ = left_ = count;
   }
-  std::size_t slots_, words_;
+  std::size_t slots_, words_, first_chunk_;
   std::deque<SyncState> states_; // stable addresses
   std::vector<std::unique_ptr<Lane[]>> lane_chunks_;
   std::vector<std::unique_ptr<std::uint64_t[]>> used_chunks_;
@@ -351,7 +355,7 @@ std::vector<std::uint8_t> sweep_lanes(const Graph& g, Structure& st, const Reduc
     if (st.engine_prev[v] != Structure::kNone) ++consumers[st.engine_prev[v]];
 
   std::vector<SyncState*> state(n, nullptr); // SyncState(v) while v has consumers left
-  SyncStateArena arena(slots);
+  SyncStateArena arena(slots, n);
   std::size_t live = 0, live_bytes = 0, peak_live = 0, peak_bytes = 0, sparse_closures = 0;
   std::vector<std::size_t> held_bytes(stats ? n : 0, 0);
   auto release = [&](NodeId y) {

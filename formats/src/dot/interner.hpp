@@ -112,7 +112,9 @@ public:
   };
 
   Interner() {
-    table_.assign(1024, kFree);
+    // Small: a batch reads hundreds of graphs of a few names each, and a
+    // large text gets its table from reserve_table() before it is filled.
+    table_.assign(kMinSlots, kFree);
     intern(std::string_view("", 0), false);
     entries_[0].html = 0;
   }
@@ -259,6 +261,7 @@ private:
   static constexpr std::size_t kRecent = 1 << 15, kRecentMin = 1 << 8; // powers of 2
   static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
   std::vector<Recent> recent_ = std::vector<Recent>(kRecentMin, Recent{0, kNoId});
+  static constexpr std::size_t kMinSlots = 64; // a power of 2
   static constexpr std::size_t kChunk = 1 << 16;
   static constexpr const char* kEmpty = "";
   static constexpr std::uint64_t kFree = ~0ull;

@@ -660,6 +660,12 @@ void FastDotReader::edge_set(std::uint32_t e, std::uint32_t s, std::uint32_t v, 
 
 /// cgraph's second agread(): anything after the graph must be empty.
 void FastDotReader::second_parse() {
+  // Only blanks after the graph (the common case): the parse below would
+  // scan them to the end and find no graph; skip building its reader (a
+  // batch reads hundreds of small graphs).
+  if (std::all_of(t_.begin() + static_cast<std::ptrdiff_t>(close_end_), t_.end(),
+                  [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }))
+    return;
   // A fresh parse from right after the graph's '}': new graph state, new
   // string pool, graph type unset (cgraph's aglexinit).
   FastDotReader second(t_, file_);

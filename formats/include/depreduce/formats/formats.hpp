@@ -182,6 +182,52 @@ std::string write_edge_list(const Graph& g);
 /// "self_loops"} (counts; edges = merged non-loop edges). Cost: O(1).
 std::string write_json_summary(const Graph& g);
 
+/// A folder that many outputs are written into, opened once (batch mode:
+/// `reduce FILE... --out-dir DIR`). An AtomicOutput given an OutputPath in
+/// it creates, renames and removes its temporary relative to the folder's
+/// descriptor (no walk of the folder's path per output), and a name that was
+/// not in the folder when it was listed here is taken as new: no stat call
+/// of the output or of its folder. A name that was there is checked as any
+/// path is (a link followed, a folder refused, a file's permissions kept).
+/// So a file that another process creates under such a name while the
+/// outputs are written is replaced (atomically, as always), not followed if
+/// it is a link. Not copyable; must outlive every AtomicOutput using it.
+class OutputFolder {
+public:
+  /// Opens and lists the folder \p path (it must exist).
+  /// \throws InputError if it cannot be opened as a folder. Cost: one listing.
+  explicit OutputFolder(std::string path);
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+  /// The folder's path as given.
+  const std::string& path() const { return path_; }
+  /// Whether \p name was in the folder when it was listed. Cost: O(log n).
+  bool listed(const std::string& name) const;
+  /// The folder's path joined with \p name (as messages name an output).
+  std::string path_of(const std::string& name) const;
+
+private:
+  friend class AtomicOutput;
+  std::string path_;
+  int fd_ = -1;
+  int pid_ = 0;                   ///< This process's id, for temporaries' names.
+  std::vector<std::string> names_; ///< Sorted listing.
+};
+
+/// Where an output goes: a path as given ("-" = stdout), or a file name in
+/// an OutputFolder (batch mode). Converts from a path implicitly.
+struct OutputPath {
+  OutputPath(std::string path) : path(std::move(path)) {} // NOLINT: a path is an output
+  OutputPath(const char* path) : path(path) {}            // NOLINT: a path is an output
+  /// \p name in \p folder: path is folder.path_of(name).
+  OutputPath(const OutputFolder& folder, std::string name_in_folder)
+      : path(folder.path_of(name_in_folder)), folder(&folder), name(std::move(name_in_folder)) {}
+  std::string path;                     ///< The whole path, as messages name it.
+  const OutputFolder* folder = nullptr; ///< Set: the output is \p name in this folder.
+  std::string name;                     ///< File name in \p folder (no '/'), if folder is set.
+};
+
 /// Writes \p content to \p path through a temporary file in the same folder
 /// and a rename, so \p path is either untouched or complete ("-" = stdout).
 /// The new file gets mode 0666 minus the umask. Atomic, not durable: there is
@@ -190,7 +236,7 @@ std::string write_json_summary(const Graph& g);
 /// process never leaves it half written.
 /// \throws InputError if the file cannot be written (or \p path is empty).
 ///   Cost: O(content.size()).
-void write_file_atomically(const std::string& path, std::string_view content);
+void write_file_atomically(const OutputPath& path, std::string_view content);
 
 /// An output written piece by piece (for results too big to hold twice, e.g.
 /// `reduce --json` of a large graph), with write_file_atomically()'s
@@ -200,13 +246,14 @@ void write_file_atomically(const std::string& path, std::string_view content);
 /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, is written
 /// through a duplicate of that descriptor, whatever it is open on, so a
 /// shell's `>> file` keeps its earlier content and the file its inode);
-/// commit() renames a temporary into place. Destroyed without
+/// commit() renames a temporary into place (an OutputPath in an OutputFolder:
+/// relative to the folder's descriptor, see OutputFolder). Destroyed without
 /// commit() (an exception), the temporary is removed and \p path is untouched.
 /// write() buffers 64 KiB. Not copyable.
 /// \throws InputError as write_file_atomically(), from any member.
 class AtomicOutput {
 public:
-  explicit AtomicOutput(std::string path);
+  explicit AtomicOutput(const OutputPath& path);
   ~AtomicOutput();
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
@@ -220,6 +267,9 @@ private:
   enum class Mode { Stdout, Direct, Temporary, Done };
   std::string path_, target_, tmp_, buffer_;
   int fd_ = -1;
+  int dir_fd_;               ///< target_ and the temporary's leaf are relative to this (AT_FDCWD: to the working folder).
+  std::size_t tmp_leaf_ = 0; ///< The temporary's name relative to dir_fd_ starts at tmp_[tmp_leaf_].
+  void create_temporary(const std::string& dir, const std::string& leaf_name, int pid);
   Mode mode_ = Mode::Done;
   int slot_ = -1; ///< Where tmp_ is registered for remove_temporary_outputs(), or -1.
   void unregister() noexcept;
