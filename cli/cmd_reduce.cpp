@@ -336,7 +336,7 @@ void add_reduce_commands(CLI::App& app) {
       return;
     }
     const std::string& file = args->batch.files.front();
-    check_output(args->out, to, input_format_name(file, args->in.format));
+    check_output(args->out, to, input_format_name(file, args->in.format), true);
     exit_code = reduce_file(*args, o, to, file, args->out, nullptr);
   });
 
@@ -368,7 +368,7 @@ void add_reduce_commands(CLI::App& app) {
       return;
     }
     const std::string& file = cargs->batch.files.front();
-    check_output(cargs->out, to, input_format_name(file, cargs->in.format));
+    check_output(cargs->out, to, input_format_name(file, cargs->in.format), true);
     exit_code = convert_file(*cargs, to, file, cargs->out, nullptr);
   });
 
@@ -407,8 +407,10 @@ void add_reduce_commands(CLI::App& app) {
     const Edge* edge = nullptr;
     for (const Edge& e : g.edges)
       if (e.src == s && e.dst == d) edge = &e;
-    if (!edge) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
-    const bool removed = std::any_of(ir.reduction.removed.begin(), ir.reduction.removed.end(),
+    const bool self_loop = s == d && std::any_of(g.self_loops.begin(), g.self_loops.end(),
+                                                 [&](const Edge& e) { return e.src == s; });
+    if (!edge && !self_loop) throw InputError(g.file, 0, "no edge '" + eargs->src + "' -> '" + eargs->dst + "'");
+    const bool removed = !self_loop && std::any_of(ir.reduction.removed.begin(), ir.reduction.removed.end(),
                                      [&](const RemovedEdge& x) { return x.src == s && x.dst == d; });
     std::optional<Witness> w;
     if (removed) {
@@ -418,7 +420,8 @@ void add_reduce_commands(CLI::App& app) {
     }
     std::string why;
     if (!removed)
-      why = !is_wait(*edge)                   ? "it carries no WAIT (it orders nothing and is never removed)"
+      why = self_loop                         ? "it is a self-loop (never a path, never removed)"
+            : !is_wait(*edge)                 ? "it carries no WAIT (it orders nothing and is never removed)"
             : !o.filter.admits(*edge)         ? "--kinds " + eargs->in.kinds + " does not admit it"
             : ir.component[s] == ir.component[d] ? "it lies inside a cycle (kept by --cycles condense)"
                                               : "no other path implies it";

@@ -173,7 +173,11 @@ int report_file(const ReportOptions& ro, const std::string& file, const formats:
   const std::vector<unsigned> bls = parse_bls(ro.bls);
   // The SVG is written after the replay, which may take seconds: refuse a
   // path that cannot be written first.
-  if (!ro.plot.empty()) formats::check_output_path(ro.plot);
+  if (!ro.plot.empty()) {
+    if (const std::string named = format_of_extension(ro.plot); !named.empty())
+      throw CLI::ValidationError("--plot", "'" + ro.plot + "' names a " + named + " file, but the plot is SVG; write to a .svg file");
+    formats::check_output_path(ro.plot);
+  }
   if (!ro.write_reduced.empty()) check_reduced_path(ro.write_reduced);
   std::string capture_text;
   const formats::WindowTrace trace = formats::read_window_trace(

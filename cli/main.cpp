@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   using namespace depreduce::cli;
   install_signal_handlers();
   CLI::App app{"depreduce: remove redundant dependency edges exactly, and prove it.\n"
-               "Exit codes: 0 ok, 1 findings (verify) or a needed edge (explain), 2 bad input, 64 usage error."};
+               "Exit codes: 0 ok, 1 findings (verify), a difference (equiv) or a needed edge (explain), 2 bad input, 64 usage error."};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every sub-command");
   app.set_version_flag("--version", std::string("depreduce ") + DEPREDUCE_VERSION);

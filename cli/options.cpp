@@ -100,24 +100,28 @@ std::string input_format_name(const std::string& file, const std::string& format
   return named == "json" ? "wfjson" : named;
 }
 
-void check_output(const std::string& path, const std::string& written, const std::string& input_format) {
-  const std::string named = format_of_extension(path);
+void check_output(const std::string& path, const std::string& written, const std::string& input_format,
+                  bool offers_to) {
+  std::string named = format_of_extension(path);
+  if (named.empty() && path.size() > 4 && path.compare(path.size() - 4, 4, ".tsv") == 0)
+    named = "edges"; // the edge list's own extension (a .txt file may hold anything)
   if (!named.empty() && named != written) {
     std::string what = written == "dot"    ? "DOT (the only graph writer"
                        : written == "json" ? "a JSON summary ("
                        : written == "edges" ? "an edge list ("
                                             : "not a graph (";
-    if (written == "dot")
-      what += input_format.empty() || input_format == "dot" ? ")" : "; there is no " + input_format + " writer)";
+    if (written == "dot") // the writer the extension asks for: wfjson for a .json file of a WfCommons input
+      what += named == "json" && input_format != "wfjson" ? ")"
+              : "; there is no " + (named == "json" ? std::string("wfjson") : named) + " writer)";
     else
       what += written.empty() ? "a program or report)" : "as asked)";
     const char* fits = written == "dot"    ? "a .dot file"
                        : written == "json" ? "a .json file"
                        : written == "edges" ? "a .tsv or .txt file"
                                             : "a file with another extension";
-    std::string choose = written == "dot" || written == "json" || written == "edges" ? ", or choose the output with --to"
-                                                                                     : "";
-    throw CLI::ValidationError("-o", "'" + path + "' names a " + named + " file, but the output is " + what +
+    std::string choose = offers_to ? ", or choose the output with --to" : "";
+    throw CLI::ValidationError("-o", "'" + path + "' names " + (named == "edges" ? "an edge-list" : "a " + named) +
+                                         " file, but the output is " + what +
                                          "; write to " + fits + " or to -" + choose);
   }
   formats::check_output_path(path);

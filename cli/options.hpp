@@ -78,12 +78,15 @@ std::string input_format_name(const std::string& file, const std::string& format
 /// anything is read: an extension naming another format than \p written
 /// ("dot", "json" for a JSON document, "edges"; "" for output of no graph
 /// format, which any extension but a graph format's may hold) is a usage
-/// error naming one that fits; then formats::check_output_path().
-/// \p input_format names the input's format in the message. Why:
+/// error naming one that fits (a .tsv file is an edge list's); then
+/// formats::check_output_path(). \p input_format names the input's format in
+/// the message; \p offers_to: the command has `--to`, which the message then
+/// suggests. Why:
 /// `reduce wf.json -o wf.red.json` would otherwise fill a .json file with
 /// DOT (the only graph writer), which `equiv wf.json wf.red.json` then reads
 /// as broken JSON.
-void check_output(const std::string& path, const std::string& written, const std::string& input_format);
+void check_output(const std::string& path, const std::string& written, const std::string& input_format,
+                  bool offers_to = false);
 
 /// What a command that does not reduce reads from \p file under \p in
 /// (--format, --impl, --cycles): the merged graph (read_model()), or with

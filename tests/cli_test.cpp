@@ -250,6 +250,18 @@ TEST_F(Cli, OutputExtensionNamingAnotherFormatIsRefused) {
   EXPECT_EQ(run("convert " + wf + " --to edges -o " + path("e.dot")).code, 64);
   EXPECT_EQ(run("convert " + wf + " -o " + path("c.json")).code, 64);
   EXPECT_EQ(run("convert " + wf + " --to edges -o " + path("e.tsv")).code, 0);
+  // A .tsv file is an edge list's: a JSON summary or DOT is refused there.
+  CliRun tsv = run("convert " + wf + " --to json -o " + path("s.tsv"));
+  EXPECT_EQ(tsv.code, 64) << tsv.out;
+  EXPECT_NE(tsv.out.find("names an edge-list file"), std::string::npos) << tsv.out;
+  EXPECT_EQ(run("reduce " + wf + " -o " + path("r.tsv")).code, 64);
+  // The refusal names the writer the extension asks for, and suggests --to
+  // only where the command has it.
+  CliRun stg = run("reduce " + wf + " -o " + path("wf.red.stg"));
+  EXPECT_NE(stg.out.find("there is no stg writer"), std::string::npos) << stg.out;
+  CliRun gen = run("generate dag --size 5 -o " + path("d.json"));
+  EXPECT_EQ(gen.code, 64) << gen.out;
+  EXPECT_EQ(gen.out.find("--to"), std::string::npos) << gen.out;
   // No extension, -, and descriptors are not checked.
   EXPECT_EQ(run("reduce " + wf + " -o " + path("out")).code, 0);
   EXPECT_EQ(run("reduce " + wf + " -o /dev/null").code, 0);
@@ -289,6 +301,16 @@ TEST_F(Cli, SelfLoopWarnsOnce) {
   ASSERT_NE(first, std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("self-loop", first + 1), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"a\" -> \"a\""), std::string::npos) << r.out;
+}
+
+// A self-loop is an edge of the input: explain says reduce keeps it (exit 1),
+// not that there is no such edge.
+TEST_F(Cli, ExplainOfASelfLoopSaysItIsKept) {
+  const std::string in = write("loops.dot", "digraph { a -> a; a -> b }");
+  CliRun r = run("explain " + in + " a a");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("a -> a is kept: it is a self-loop"), std::string::npos) << r.out;
+  EXPECT_EQ(run("explain " + in + " b b").code, 2); // no such self-loop
 }
 
 TEST_F(Cli, ExplainPrintsWitnessOrSaysNeeded) {

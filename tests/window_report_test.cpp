@@ -303,6 +303,10 @@ TEST_F(WindowReportCli, WriteReducedRefusals) {
   EXPECT_NE(dag.err.find("DAG file"), std::string::npos) << dag.err;
   EXPECT_FALSE(fs::exists(dir_ / "g.reduced.json"));
   EXPECT_EQ(run("window-report " + in + " --write-reduced " + path("x.json") + " --reduced-by 100").code, 64);
+  // The plot is SVG: a graph format's extension is refused before the replay.
+  const CliRun plot = run("window-report " + in + " --plot " + path("p.dot"));
+  EXPECT_EQ(plot.code, 64) << plot.err;
+  EXPECT_FALSE(fs::exists(dir_ / "p.dot"));
   // The report is on stdout: the capture may not go there too.
   const CliRun to_stdout = run("window-report " + in + " --write-reduced -");
   EXPECT_EQ(to_stdout.code, 64) << to_stdout.err;

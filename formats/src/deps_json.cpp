@@ -238,8 +238,8 @@ std::string flags_json(FlagSet flags) {
 }
 
 constexpr const char* kRuntimeChoice =
-    "tensormap_and_ringbuffer or host_build_graph; the runtime option (depreduce --runtime NAME, Python "
-    "runtime='NAME') decodes the capture as NAME";
+    "tensormap_and_ringbuffer or host_build_graph; to decode the capture as NAME, give window-report --runtime NAME, "
+    "or runtime='NAME' in Python";
 
 } // namespace
 
