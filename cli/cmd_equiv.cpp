@@ -79,6 +79,7 @@ void add_equiv_command(CLI::App& app) {
     // --cycles condense: the components must match, then their condensations
     // are compared as graphs (each acyclic).
     std::vector<std::string> cycles_differ;
+    const std::size_t nodes_read = a.nodes.size();
     if (condense) {
       input_a = condensation(input_a, a, comp_a);
       input_b = condensation(input_b, b, comp_b);
@@ -132,8 +133,10 @@ void add_equiv_command(CLI::App& app) {
       return;
     }
     if (eq.equivalent) {
-      fmt::print("{} and {} have the same completed-before and issued-before relations ({} nodes)\n", a.file,
-                 b.file, a.nodes.size());
+      fmt::print("{} and {} have the same completed-before and issued-before relations ({} nodes{})\n", a.file,
+                 b.file, nodes_read,
+                 condense && a.nodes.size() != nodes_read ? fmt::format("; {} after condensing the cycles", a.nodes.size())
+                                                          : std::string());
       exit_code = kExitOk;
       return;
     }
