@@ -343,7 +343,7 @@ void add_window_report_command(CLI::App& app) {
     if (batch_mode(ro->batch)) {
       if (!ro->plot.empty()) refuse_in_batch("--plot");
       if (!ro->write_reduced.empty()) refuse_in_batch("--write-reduced");
-      exit_code = run_batch(ro->batch, ro->batch.json ? ".json" : ".txt",
+      exit_code = run_batch(ro->batch, ro->batch.json ? ".report.json" : ".report.txt",
                             [&](const std::string& file, const formats::OutputPath& output, std::vector<std::string>& w) {
                               return report_file(*ro, file, output, &w);
                             });

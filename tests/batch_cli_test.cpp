@@ -114,8 +114,9 @@ TEST_F(Batch, WindowReportWritesEachReport) {
   CliRun r = run("window-report " + a_ + " " + bad_ + " " + c_ + " --time-budget-ms 0 --json --out-dir " + out_,
                  path("err"));
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(listing(), (std::set<std::string>{"a.json", "c.json"}));
-  EXPECT_EQ(slurp(out_ + "/a.json"), single("window-report", a_, "--time-budget-ms 0 --json"));
+  // .report.json: a report of x.deps.json is x.deps.report.json, not a second x.deps.json.
+  EXPECT_EQ(listing(), (std::set<std::string>{"a.report.json", "c.report.json"}));
+  EXPECT_EQ(slurp(out_ + "/a.report.json"), single("window-report", a_, "--time-budget-ms 0 --json"));
   for (const std::string& line : lines_of(r.err)) EXPECT_TRUE(nlohmann::json::accept(line)) << line;
 }
 
