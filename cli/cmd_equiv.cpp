@@ -9,6 +9,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/core.h>
@@ -27,6 +29,20 @@ namespace {
 
 const char* relation_text(Relation r) {
   return r == Relation::CompletedBefore ? "completed-before" : "issued-before";
+}
+
+/// Both graphs must name the same nodes, with --cycles condense as without
+/// (equivalent() says so there): \throws InputError naming a node of one
+/// that the other lacks, on the other's file.
+void require_same_names(const Graph& a, const Graph& b) {
+  for (const auto& [from, to] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    std::unordered_set<std::string_view> names;
+    for (const Node& v : to->nodes) names.insert(v.name);
+    for (const Node& v : from->nodes)
+      if (!names.count(v.name))
+        throw InputError(to->file, 0, "no node named '" + v.name + "' (the other graph, " + from->file +
+                                          ", has it; both graphs must name the same nodes)");
+  }
 }
 
 } // namespace
@@ -81,6 +97,7 @@ void add_equiv_command(CLI::App& app) {
     std::vector<std::string> cycles_differ;
     const std::size_t nodes_read = a.nodes.size();
     if (condense) {
+      require_same_names(a, b);
       input_a = condensation(input_a, a, comp_a);
       input_b = condensation(input_b, b, comp_b);
       cycles_differ = differing_components(a, comp_a, input_a, b, comp_b, input_b);

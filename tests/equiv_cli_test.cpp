@@ -27,6 +27,16 @@ TEST_F(EquivCli, EquivSameRelationsExitsZero) {
   EXPECT_NE(r.out.find("same completed-before and issued-before relations"), std::string::npos) << r.out;
 }
 
+// Different node names are bad input (exit 2) with --cycles condense too,
+// not a difference in the cycles.
+TEST_F(EquivCli, DifferentNodeNamesAreBadInputWhenCondensingToo) {
+  std::string a = write("a.dot", "digraph { a -> b; b -> c; a -> c }");
+  std::string z = write("z.dot", "digraph { a -> b; b -> a; a -> z }");
+  CliRun r = run("equiv " + a + " " + z + " --cycles condense");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("no node named 'c'"), std::string::npos) << r.out;
+}
+
 TEST_F(EquivCli, EquivDifferenceNamesRelationDirectionAndPath) {
   std::string a = write("a.dot", "digraph { a -> b; b -> c }");
   std::string b = write("b.dot", "digraph { a -> b; b -> c [kind=ordered] }");
